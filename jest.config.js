@@ -1,0 +1,34 @@
+// Two projects: fast unit tests beside the code, and e2e specs that boot the whole app on a real database.
+const tsJest = ['ts-jest', {}];
+// @fastify/static (served for Swagger UI) requires content-disposition 3, an ES module that Jest
+// cannot load as CommonJS; it is compiled for the tests like our own sources.
+const esmDependencies = {
+  transform: {
+    '^.+\\.ts$': tsJest,
+    '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+};
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      roots: ['<rootDir>/src'],
+      testRegex: '\\.spec\\.ts$',
+      ...esmDependencies,
+      moduleFileExtensions: ['ts', 'js', 'json'],
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.e2e-spec\\.ts$',
+      ...esmDependencies,
+      moduleFileExtensions: ['ts', 'js', 'json'],
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,63 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Logger as TypeOrmLogger } from 'typeorm';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
+import { ErrorRecordFilter } from './common/error-record.filter';
+import { RequestValidationPipe } from './common/validation.pipe';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { ContextFieldsModule } from './context-fields/context-fields.module';
+import { buildDataSourceOptions } from './database/database-options';
+import { EnvironmentsModule } from './environments/environments.module';
+import { ExportModule } from './export/export.module';
+import { FeaturesModule } from './features/features.module';
+import { FeedbackModule } from './feedback/feedback.module';
+import { HealthModule } from './health/health.module';
+import { ProjectsModule } from './projects/projects.module';
+import { SegmentsModule } from './segments/segments.module';
+import { StrategyTypesModule } from './strategy-types/strategy-types.module';
+import { TagsModule } from './tags/tags.module';
+
+export interface AppModuleOptions {
+  /** How often to retry the first database connection at start (tests use 0). */
+  databaseRetryAttempts?: number;
+  /** Receives every SQL statement; tests use it to count statements. */
+  sqlLogger?: TypeOrmLogger;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot({
+          ...buildDataSourceOptions(config.database),
+          ...(options.sqlLogger ? { logger: options.sqlLogger, logging: ['query' as const] } : {}),
+          autoLoadEntities: true,
+          retryAttempts: options.databaseRetryAttempts ?? 10,
+          retryDelay: 3000,
+        }),
+        AuthModule,
+        HealthModule,
+        ProjectsModule,
+        EnvironmentsModule,
+        ContextFieldsModule,
+        SegmentsModule,
+        TagsModule,
+        StrategyTypesModule,
+        FeaturesModule,
+        FeedbackModule,
+        ExportModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_FILTER, useClass: ErrorRecordFilter },
+        { provide: APP_GUARD, useExisting: AuthGuard },
+      ],
+    };
+  }
+}

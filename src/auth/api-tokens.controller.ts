@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ParseIdPipe } from '../common/parse-id.pipe';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiTokensService } from './api-tokens.service';
+import { CurrentPrincipal, RequirePermission } from './auth.decorators';
+import { ApiTokenCreatedDto, ApiTokenListDto } from './dto/api-token.dto';
+import { CreateApiTokenDto } from './dto/create-api-token.dto';
+import type { Principal } from './permissions';
+
+@ApiTags('API tokens')
+@Controller('api/admin/api-tokens')
+export class ApiTokensController {
+  constructor(private readonly tokens: ApiTokensService) {}
+
+  @Get()
+  list(): Promise<ApiTokenListDto> {
+    return this.tokens.list();
+  }
+
+  @Post()
+  @RequirePermission('CREATE_API_TOKEN')
+  create(
+    @Body() dto: CreateApiTokenDto,
+    @CurrentPrincipal() caller: Principal,
+  ): Promise<ApiTokenCreatedDto> {
+    return this.tokens.create(dto, caller);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('DELETE_API_TOKEN')
+  remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    return this.tokens.remove(id);
+  }
+}

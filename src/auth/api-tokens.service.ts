@@ -1,0 +1,252 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/app-config';
+import { NotFoundError, PermissionError, ValidationError } from '../common/errors';
+import { ApiToken } from './api-token.entity';
+import { CreateApiTokenDto } from './dto/create-api-token.dto';
+import { ApiTokenCreatedDto, ApiTokenDto } from './dto/api-token.dto';
+import { hasPermission, PermissionGrant, Principal } from './permissions';
+import { RolesService } from './roles.service';
+import { hashToken, newTokenString } from './token-secrets';
+
+/** How long a resolved token is trusted without asking the database again. */
+export const TOKEN_CACHE_TTL_MS = 5000;
+
+interface CacheEntry {
+  principal: Principal;
+  until: number;
+}
+
+@Injectable()
+export class ApiTokensService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('ApiTokens');
+  /**
+   * Per-process cache of resolved tokens, keyed by hash. A revocation clears it at once on the
+   * process that revoked; other replicas see it within TOKEN_CACHE_TTL_MS.
+   */
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly roles: RolesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.ensureInitialAdminTokens();
+  }
+
+  /** Resolves a raw token string to its principal, or null when it is unknown or expired. */
+  async authenticate(token: string): Promise<Principal | null> {
+    const hash = hashToken(token);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    let principal: Principal | null;
+    if (cached && cached.until > now) {
+      principal = cached.principal;
+    } else {
+      principal = await this.loadPrincipal(hash);
+      if (principal) this.cache.set(hash, { principal, until: now + TOKEN_CACHE_TTL_MS });
+      else this.cache.delete(hash);
+    }
+    if (principal?.expiresAt && principal.expiresAt.getTime() <= now) return null;
+    return principal;
+  }
+
+  async list(): Promise<{ tokens: ApiTokenDto[] }> {
+    const rows = await this.tokens.find({ order: { id: 'ASC' } });
+    return { tokens: rows.map((row) => this.map(row)) };
+  }
+
+  async create(dto: CreateApiTokenDto, caller: Principal): Promise<ApiTokenCreatedDto> {
+    if (dto.type === 'admin' && !hasPermission(caller, 'ADMIN'))
+      throw new PermissionError(['ADMIN']);
+    if (dto.expiresAt && new Date(dto.expiresAt).getTime() <= Date.now()) {
+      throw ValidationError.of('/body/expiresAt', 'expiresAt must lie in the future');
+    }
+    const { environment, projects, roleId } = await this.checkScope(dto);
+    const projectPart = projects.length === 1 ? projects[0] : projects.length === 0 ? '*' : '[]';
+    const secret =
+      dto.type === 'admin' || dto.type === 'service'
+        ? newTokenString('*', '*')
+        : newTokenString(projectPart, environment ?? '*');
+    const row = this.tokens.create({
+      tokenName: dto.tokenName,
+      type: dto.type,
+      secretHash: hashToken(secret),
+      environment,
+      projects,
+      roleId,
+      expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
+      createdAt: new Date(),
+    });
+    await this.tokens.insert(row);
+    return { ...this.map(row), secret };
+  }
+
+  async remove(id: number): Promise<void> {
+    const row = await this.tokens.findOne({
+      where: { id },
+      select: { id: true, secretHash: true },
+    });
+    if (!row) throw NotFoundError.named('API token', id, 'id');
+    await this.tokens.delete({ id });
+    this.cache.delete(row.secretHash);
+  }
+
+  /** Creates the configured admin tokens, or prints a new one when no admin token exists at all. */
+  private async ensureInitialAdminTokens(): Promise<void> {
+    const configured = this.config.initAdminApiTokens;
+    if (configured.length > 0) {
+      const hashes = configured.map(hashToken);
+      const existing = await this.tokens.find({
+        where: { secretHash: In(hashes) },
+        select: { secretHash: true },
+      });
+      const known = new Set(existing.map((row) => row.secretHash));
+      const missing = hashes.filter((hash) => !known.has(hash));
+      if (missing.length > 0) {
+        await this.tokens.insert(
+          missing.map((secretHash, index) => ({
+            tokenName: `init-admin-token-${index + 1}`,
+            type: 'admin' as const,
+            secretHash,
+            environment: null,
+            projects: [],
+            roleId: null,
+            expiresAt: null,
+            createdAt: new Date(),
+          })),
+        );
+      }
+      return;
+    }
+    if ((await this.tokens.count({ where: { type: 'admin' } })) > 0) return;
+    const secret = newTokenString('*', '*');
+    await this.tokens.insert({
+      tokenName: 'initial-admin-token',
+      type: 'admin',
+      secretHash: hashToken(secret),
+      environment: null,
+      projects: [],
+      roleId: null,
+      expiresAt: null,
+      createdAt: new Date(),
+    });
+    // Printed once, straight to stdout and not through the JSON log: this is the only time the
+    // secret exists outside the hash.
+    process.stdout.write(
+      [
+        '',
+        'No admin API token existed, so Flagkeeper created one. It is shown this once only:',
+        '',
+        `    ${secret}`,
+        '',
+        'Send it in the Authorization header, for example:',
+        `    curl -H "Authorization: ${secret}" http://localhost:${this.config.port}/api/admin/projects`,
+        'Set INIT_ADMIN_API_TOKENS to choose your own admin tokens instead.',
+        '',
+      ].join('\n') + '\n',
+    );
+    this.logger.log('Created the initial admin API token (printed to stdout once)');
+  }
+
+  private async loadPrincipal(hash: string): Promise<Principal | null> {
+    const row = await this.tokens.findOne({ where: { secretHash: hash } });
+    if (!row) return null;
+    let grants: PermissionGrant[] = [];
+    if (row.type === 'admin') grants = [{ permission: 'ADMIN', environment: null }];
+    else if (row.type === 'service' && row.roleId !== null)
+      grants = await this.roles.grantsOf(row.roleId);
+    return {
+      tokenId: row.id,
+      tokenName: row.tokenName,
+      type: row.type,
+      grants,
+      expiresAt: row.expiresAt,
+    };
+  }
+
+  private async checkScope(
+    dto: CreateApiTokenDto,
+  ): Promise<{ environment: string | null; projects: string[]; roleId: number | null }> {
+    if (dto.type === 'admin') {
+      this.forbid(
+        dto,
+        ['environment', 'projects', 'roleId'],
+        'admin tokens have every permission and no scope',
+      );
+      return { environment: null, projects: [], roleId: null };
+    }
+    if (dto.type === 'service') {
+      this.forbid(dto, ['environment', 'projects'], 'service tokens are scoped by their role');
+      if (dto.roleId === undefined)
+        throw ValidationError.of('/body/roleId', 'a service token needs a roleId');
+      await this.roles.findOrFail(dto.roleId, '/body/roleId');
+      return { environment: null, projects: [], roleId: dto.roleId };
+    }
+    this.forbid(
+      dto,
+      ['roleId'],
+      'client and frontend tokens are scoped by environment and projects',
+    );
+    if (!dto.environment)
+      throw ValidationError.of('/body/environment', `a ${dto.type} token needs an environment`);
+    const projects = (dto.projects ?? ['*']).filter((p, i, all) => all.indexOf(p) === i);
+    const env = await this.dataSource.query(`SELECT name FROM environments WHERE name = ?`, [
+      dto.environment,
+    ]);
+    if (env.length === 0) {
+      throw ValidationError.of(
+        '/body/environment',
+        `Could not find environment with name ${dto.environment}`,
+      );
+    }
+    const named = projects.filter((p) => p !== '*');
+    if (named.length > 0) {
+      const found: Array<{ id: string }> = await this.dataSource.query(
+        `SELECT id FROM projects WHERE id IN (${named.map(() => '?').join(',')})`,
+        named,
+      );
+      const missing = named.filter((p) => !found.some((row) => row.id === p));
+      if (missing.length > 0) {
+        throw ValidationError.of(
+          '/body/projects',
+          `Could not find project with id ${missing.join(', ')}`,
+        );
+      }
+    }
+    return {
+      environment: dto.environment,
+      projects: named.length === projects.length ? projects : ['*'],
+      roleId: null,
+    };
+  }
+
+  private forbid(
+    dto: CreateApiTokenDto,
+    fields: Array<keyof CreateApiTokenDto>,
+    why: string,
+  ): void {
+    for (const field of fields) {
+      if (dto[field] !== undefined)
+        throw ValidationError.of(`/body/${field}`, `${field} is not allowed: ${why}`);
+    }
+  }
+
+  private map(row: ApiToken): ApiTokenDto {
+    return {
+      id: row.id,
+      tokenName: row.tokenName,
+      type: row.type,
+      environment: row.environment,
+      projects: row.projects,
+      roleId: row.roleId,
+      expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsResourceName } from '../../common/validators';
+import { Permission, PERMISSIONS } from '../permissions';
+
+export class PermissionGrantDto {
+  @ApiProperty({ enum: PERMISSIONS })
+  @IsIn(PERMISSIONS, { message: `name must be one of the known permissions` })
+  name: Permission;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'Limits an environment permission to this environment',
+  })
+  @IsOptional()
+  @IsResourceName()
+  environment?: string | null;
+}
+
+export class CreateRoleDto {
+  @ApiProperty()
+  @IsString()
+  @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(0, 1000)
+  description?: string | null;
+
+  @ApiProperty({ type: [PermissionGrantDto] })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => PermissionGrantDto)
+  permissions: PermissionGrantDto[];
+}
+
+export class UpdateRoleDto extends PartialType(CreateRoleDto) {}

@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ParseIdPipe } from '../common/parse-id.pipe';
+import { ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from './auth.decorators';
+import { CreateRoleDto, UpdateRoleDto } from './dto/create-role.dto';
+import { RoleDto, RoleListDto } from './dto/role.dto';
+import { RolesService } from './roles.service';
+
+@ApiTags('Roles')
+@Controller('api/admin/roles')
+export class RolesController {
+  constructor(private readonly roles: RolesService) {}
+
+  @Get()
+  list(): Promise<RoleListDto> {
+    return this.roles.list();
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseIdPipe) id: number): Promise<RoleDto> {
+    return this.roles.get(id);
+  }
+
+  @Post()
+  @RequirePermission('ADMIN')
+  create(@Body() dto: CreateRoleDto): Promise<RoleDto> {
+    return this.roles.create(dto);
+  }
+
+  @Put(':id')
+  @RequirePermission('ADMIN')
+  update(@Param('id', ParseIdPipe) id: number, @Body() dto: UpdateRoleDto): Promise<RoleDto> {
+    return this.roles.update(id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('ADMIN')
+  remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    return this.roles.remove(id);
+  }
+}

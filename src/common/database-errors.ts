@@ -1,0 +1,57 @@
+/**
+ * Recognises driver errors by their codes, the same way for mysql2 and better-sqlite3, so that
+ * services and the filter need not know which database is in use.
+ */
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const e = error as { code?: unknown; driverError?: { code?: unknown } };
+  const code = e.driverError?.code ?? e.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+const UNIQUE_CODES = new Set([
+  'ER_DUP_ENTRY',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
+  'SQLITE_CONSTRAINT_UNIQUE',
+]);
+const FOREIGN_KEY_CODES = new Set([
+  'ER_NO_REFERENCED_ROW',
+  'ER_NO_REFERENCED_ROW_2',
+  'ER_ROW_IS_REFERENCED',
+  'ER_ROW_IS_REFERENCED_2',
+  'SQLITE_CONSTRAINT_FOREIGNKEY',
+]);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'CR_SERVER_GONE_ERROR',
+  'CR_CONNECTION_ERROR',
+  'SQLITE_BUSY',
+  'SQLITE_CANTOPEN',
+]);
+
+export function isUniqueViolation(error: unknown): boolean {
+  return UNIQUE_CODES.has(codeOf(error) ?? '');
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return FOREIGN_KEY_CODES.has(codeOf(error) ?? '');
+}
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code && UNAVAILABLE_CODES.has(code)) return true;
+  // mysql2 reports a closed pool or a dead connection with messages rather than codes.
+  const message = error instanceof Error ? error.message : '';
+  return /Pool is closed|connection is in closed state|Can't add new command when connection is in closed state/i.test(
+    message,
+  );
+}

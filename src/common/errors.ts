@@ -1,0 +1,101 @@
+/** One detail of a validation error: where in the request, and what is wrong there. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/**
+ * The project's error vocabulary (contract §2). Services throw these; the one exception filter
+ * turns them into the error record.
+ */
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+
+  constructor(
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  /** Extra fields of the error record beyond id, name, message and details. */
+  extraFields(): Record<string, unknown> {
+    return {};
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly status = 400;
+
+  static of(path: string, message: string): ValidationError {
+    return new ValidationError(message, [{ path, message }]);
+  }
+}
+
+export class ProtectedEnvironmentError extends AppError {
+  readonly status = 400;
+}
+
+export class AuthenticationRequired extends AppError {
+  readonly status = 401;
+
+  constructor(
+    message = 'You must authenticate with a valid API token in the Authorization header',
+  ) {
+    super(message);
+  }
+}
+
+export class PermissionError extends AppError {
+  readonly status = 403;
+
+  constructor(
+    readonly permissions: string[],
+    message = permissions.length
+      ? `You don't have the required permissions: ${permissions.join(', ')}`
+      : 'This token may not be used on the admin API',
+  ) {
+    super(message);
+  }
+
+  override extraFields(): Record<string, unknown> {
+    return { permissions: this.permissions };
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly status = 404;
+
+  static named(kind: string, name: string | number, field = 'name'): NotFoundError {
+    return new NotFoundError(`Could not find ${kind} with ${field} ${name}`);
+  }
+}
+
+export class NameExistsError extends AppError {
+  readonly status = 409;
+
+  static named(kind: string, name: string): NameExistsError {
+    return new NameExistsError(`A ${kind} with name ${name} already exists`);
+  }
+}
+
+export class ConflictError extends AppError {
+  readonly status = 409;
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+}
+
+export class ContentTypeError extends AppError {
+  readonly status = 415;
+}
+
+export class ServiceUnavailableError extends AppError {
+  readonly status = 503;
+
+  constructor(message = 'The database cannot be reached; try again shortly') {
+    super(message);
+  }
+}

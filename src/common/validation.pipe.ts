@@ -1,0 +1,77 @@
+import {
+  ArgumentMetadata,
+  Injectable,
+  ValidationError as ClassValidatorError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { ErrorDetail, ValidationError } from './errors';
+
+class RawValidationFailure extends Error {
+  constructor(readonly errors: ClassValidatorError[]) {
+    super('validation failed');
+  }
+}
+
+/** One message for one field, however many of its constraints failed. */
+function messageFor(error: ClassValidatorError): string | undefined {
+  const constraints = error.constraints ?? {};
+  if ('whitelistValidation' in constraints) return `${error.property} is not an allowed property`;
+  const messages = Object.values(constraints);
+  if (messages.length === 0) return undefined;
+  if (error.value === undefined && !('isDefined' in constraints))
+    return `${error.property} is required`;
+  return messages.join('; ');
+}
+
+/** Flattens nested class-validator errors into one detail per invalid field, with JSON-pointer paths. */
+export function toDetails(errors: ClassValidatorError[], prefix: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    const path = `${prefix}/${error.property}`;
+    const message = messageFor(error);
+    if (message) details.push({ path, message });
+    if (error.children?.length) details.push(...toDetails(error.children, path));
+  }
+  return details;
+}
+
+/**
+ * The global ValidationPipe (whitelist, forbidNonWhitelisted, transform), answering with the
+ * project's ValidationError whose details say where each problem is: /body/name, /query/limit.
+ */
+@Injectable()
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      // The value is kept only to tell a missing field from a wrong one; it never reaches a response.
+      validationError: { target: false, value: true },
+      exceptionFactory: (errors) => new RawValidationFailure(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDto = metadata.metatype !== undefined && this.toValidate(metadata);
+    if (
+      metadata.type === 'body' &&
+      isDto &&
+      value !== undefined &&
+      (typeof value !== 'object' || value === null || Array.isArray(value))
+    ) {
+      throw ValidationError.of('/body', 'The body must be a JSON object');
+    }
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof RawValidationFailure)) throw error;
+      const where = metadata.type === 'custom' ? 'body' : metadata.type;
+      const prefix = metadata.type === 'param' && metadata.data ? `/param` : `/${where}`;
+      const details = toDetails(error.errors, prefix);
+      const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+      throw new ValidationError(`Request validation failed: ${summary}`, details);
+    }
+  }
+}

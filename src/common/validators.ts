@@ -1,0 +1,28 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsString, Length, Matches, NotEquals } from 'class-validator';
+
+/** The name rule of contract §2: 1–100 URL-friendly characters, and not `.` or `..`. */
+export const NAME_PATTERN = /^[a-zA-Z0-9~_.-]+$/;
+
+export function IsResourceName(): PropertyDecorator {
+  return applyDecorators(
+    IsString({ message: '$property must be a string' }),
+    Length(1, 100, { message: '$property must be 1 to 100 characters long' }),
+    Matches(NAME_PATTERN, {
+      message: '$property may contain only letters, digits and the characters ~ _ . -',
+    }),
+    NotEquals('.', { message: '$property must not be . or ..' }),
+    NotEquals('..', { message: '$property must not be . or ..' }),
+  );
+}
+
+export function isResourceName(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length >= 1 &&
+    value.length <= 100 &&
+    NAME_PATTERN.test(value) &&
+    value !== '.' &&
+    value !== '..'
+  );
+}

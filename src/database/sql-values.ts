@@ -1,0 +1,31 @@
+import { parseJson } from './json-column';
+
+/**
+ * Raw query results differ between mysql2 and better-sqlite3 (counts as strings, datetimes as
+ * strings or Dates, booleans as 0/1). These converters are the one place that evens them out.
+ */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value ?? 0);
+}
+
+export function toNullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : toNumber(value);
+}
+
+export function toBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === '1';
+}
+
+/** SQLite returns `YYYY-MM-DD HH:MM:SS.SSS` (UTC); mysql2 returns a Date (timezone Z). */
+export function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value;
+  const text = String(value);
+  return new Date(/[zZ]|[+-]\d\d:\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+}
+
+export function toIso(value: unknown): string | null {
+  return toDate(value)?.toISOString() ?? null;
+}
+
+export { parseJson };

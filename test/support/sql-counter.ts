@@ -1,0 +1,35 @@
+import type { Logger } from 'typeorm';
+
+/** A TypeORM logger that counts the SQL statements sent, so tests can show a count is fixed. */
+export class SqlCounter implements Logger {
+  count = 0;
+  statements: string[] = [];
+  private recording = false;
+
+  /** Counts the statements that `action` sends. */
+  async measure<T>(
+    action: () => Promise<T>,
+  ): Promise<{ result: T; count: number; statements: string[] }> {
+    this.count = 0;
+    this.statements = [];
+    this.recording = true;
+    try {
+      const result = await action();
+      return { result, count: this.count, statements: [...this.statements] };
+    } finally {
+      this.recording = false;
+    }
+  }
+
+  logQuery(query: string): void {
+    if (!this.recording) return;
+    this.count += 1;
+    this.statements.push(query);
+  }
+
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
