@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import {
+  checkConstraints,
+  Constraint,
+  ConstraintInput,
+  ContextFieldRules,
+} from '../common/constraints/constraint';
+import { ValidationError } from '../common/errors';
+import { ContextField } from './context-field.entity';
+
+/**
+ * Validates constraints (of segments and strategies) against the stored context fields, with one
+ * query for all the fields they name.
+ */
+@Injectable()
+export class ConstraintValidator {
+  constructor(@InjectRepository(ContextField) private readonly fields: Repository<ContextField>) {}
+
+  /** Returns the constraints normalised, or throws a ValidationError listing every violation. */
+  async validate(inputs: ConstraintInput[], pathPrefix: string): Promise<Constraint[]> {
+    const names = [...new Set(inputs.map((c) => c.contextName))];
+    const rows = names.length
+      ? await this.fields.find({
+          where: { name: In(names) },
+          select: { name: true, legalValues: true },
+        })
+      : [];
+    const rules = new Map<string, ContextFieldRules>(
+      rows.map((row) => [row.name, { legalValues: row.legalValues.map((legal) => legal.value) }]),
+    );
+    const { constraints, details } = checkConstraints(inputs, rules, pathPrefix);
+    if (details.length > 0) {
+      throw new ValidationError(
+        `Invalid constraints: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+        details,
+      );
+    }
+    return constraints;
+  }
+}
