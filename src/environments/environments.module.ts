@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Environment } from './environment.entity';
+import { EnvironmentsService } from './environments.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([Environment])],
+  providers: [EnvironmentsService],
+  exports: [EnvironmentsService],
+})
 export class EnvironmentsModule {}

@@ -1,4 +1,12 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Project } from './project.entity';
+import { ProjectEnvironment } from './project-environment.entity';
+import { ProjectsService } from './projects.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([Project, ProjectEnvironment])],
+  providers: [ProjectsService],
+  exports: [ProjectsService],
+})
 export class ProjectsModule {}

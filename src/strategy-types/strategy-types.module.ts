@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { StrategyType } from './strategy-type.entity';
+import { StrategyTypesService } from './strategy-types.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([StrategyType])],
+  providers: [StrategyTypesService],
+  exports: [StrategyTypesService],
+})
 export class StrategyTypesModule {}

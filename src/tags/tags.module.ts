@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TagType } from './tag-type.entity';
+import { TagTypesService } from './tag-types.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([TagType])],
+  providers: [TagTypesService],
+  exports: [TagTypesService],
+})
 export class TagsModule {}
