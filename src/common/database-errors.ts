@@ -49,9 +49,10 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export function isDatabaseUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (code && UNAVAILABLE_CODES.has(code)) return true;
-  // mysql2 reports a closed pool or a dead connection with messages rather than codes.
+  // mysql2 reports a closed pool or a dead connection, and better-sqlite3 a closed file, with
+  // messages rather than codes.
   const message = error instanceof Error ? error.message : '';
-  return /Pool is closed|connection is in closed state|Can't add new command when connection is in closed state/i.test(
+  return /Pool is closed|connection is in closed state|The database connection is not open/i.test(
     message,
   );
 }

@@ -52,8 +52,13 @@ function withToken(http: TestAgent, token: string): TestApp['admin'] {
  * Boots the whole application, exactly as main.ts does, on a fresh database of its own
  * (SQLite, or MySQL when TEST_DATABASE_URL is set), with an admin token ready.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logLines?: string[]; databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => undefined }
+    : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
     INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
@@ -64,7 +69,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const app = await createApp(config, {
     databaseRetryAttempts: 0,
     sqlLogger: sql,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logLines
+      ? pino({ level: 'info' }, { write: (line: string) => options.logLines?.push(line) })
+      : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
