@@ -29,3 +29,11 @@ export function toIso(value: unknown): string | null {
 }
 
 export { parseJson };
+
+/**
+ * A timestamp as a raw-query parameter: `YYYY-MM-DD HH:MM:SS.mmm` in UTC, which both databases
+ * store as is (better-sqlite3 cannot bind a Date; mysql2 runs with timezone Z).
+ */
+export function sqlTimestamp(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
