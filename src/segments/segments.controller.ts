@@ -1,0 +1,42 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
+import { ParseIdPipe } from '../common/parse-id.pipe';
+import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
+import { SegmentDto, SegmentListDto } from './dto/segment.dto';
+import { SegmentsService } from './segments.service';
+
+@ApiTags('Segments')
+@Controller('api/admin/segments')
+export class SegmentsController {
+  constructor(private readonly segments: SegmentsService) {}
+
+  @Get()
+  list(): Promise<SegmentListDto> {
+    return this.segments.list();
+  }
+
+  @Get(':id')
+  get(@Param('id', ParseIdPipe) id: number): Promise<SegmentDto> {
+    return this.segments.get(id);
+  }
+
+  @Post()
+  @RequirePermission('CREATE_SEGMENT')
+  create(@Body() dto: CreateSegmentDto): Promise<SegmentDto> {
+    return this.segments.create(dto);
+  }
+
+  @Put(':id')
+  @RequirePermission('UPDATE_SEGMENT')
+  update(@Param('id', ParseIdPipe) id: number, @Body() dto: UpdateSegmentDto): Promise<SegmentDto> {
+    return this.segments.update(id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('DELETE_SEGMENT')
+  remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+    return this.segments.remove(id);
+  }
+}
