@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ContextFieldsService } from './context-fields.service';
 import { ContextFieldDto } from './dto/context-field.dto';
@@ -17,17 +17,20 @@ export class ContextFieldsController {
   }
 
   @Get(':name')
+  @ApiOkResponse({ type: ContextFieldDto })
   get(@Param('name') name: string): Promise<ContextFieldDto> {
     return this.fields.get(name);
   }
 
   @Post()
+  @ApiCreatedResponse({ type: ContextFieldDto })
   @RequirePermission('CREATE_CONTEXT_FIELD')
   create(@Body() dto: CreateContextFieldDto): Promise<ContextFieldDto> {
     return this.fields.create(dto);
   }
 
   @Put(':name')
+  @ApiOkResponse({ type: ContextFieldDto })
   @RequirePermission('UPDATE_CONTEXT_FIELD')
   update(
     @Param('name') name: string,
@@ -37,6 +40,7 @@ export class ContextFieldsController {
   }
 
   @Delete(':name')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_CONTEXT_FIELD')
   remove(@Param('name') name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateEnvironmentDto } from './dto/create-environment.dto';
 import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
@@ -12,28 +12,33 @@ export class EnvironmentsController {
   constructor(private readonly environments: EnvironmentsService) {}
 
   @Get()
+  @ApiOkResponse({ type: EnvironmentListDto })
   list(): Promise<EnvironmentListDto> {
     return this.environments.list();
   }
 
   @Get(':name')
+  @ApiOkResponse({ type: EnvironmentDto })
   get(@Param('name') name: string): Promise<EnvironmentDto> {
     return this.environments.getRecord(name);
   }
 
   @Post()
+  @ApiCreatedResponse({ type: EnvironmentDto })
   @RequirePermission('CREATE_ENVIRONMENT')
   create(@Body() dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.create(dto);
   }
 
   @Put(':name')
+  @ApiOkResponse({ type: EnvironmentDto })
   @RequirePermission('UPDATE_ENVIRONMENT')
   update(@Param('name') name: string, @Body() dto: UpdateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.update(name, dto);
   }
 
   @Delete(':name')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_ENVIRONMENT')
   remove(@Param('name') name: string): Promise<void> {
@@ -41,6 +46,7 @@ export class EnvironmentsController {
   }
 
   @Post(':name/on')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('UPDATE_ENVIRONMENT')
   enable(@Param('name') name: string): Promise<void> {
@@ -48,6 +54,7 @@ export class EnvironmentsController {
   }
 
   @Post(':name/off')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('UPDATE_ENVIRONMENT')
   disable(@Param('name') name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateProjectDto, UpdateProjectDto } from './dto/create-project.dto';
 import { LinkEnvironmentDto } from './dto/link-environment.dto';
@@ -12,28 +12,33 @@ export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get()
+  @ApiOkResponse({ type: ProjectListDto })
   list(): Promise<ProjectListDto> {
     return this.projects.list();
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: ProjectDto })
   get(@Param('id') id: string): Promise<ProjectDto> {
     return this.projects.get(id);
   }
 
   @Post()
+  @ApiCreatedResponse({ type: ProjectDto })
   @RequirePermission('CREATE_PROJECT')
   create(@Body() dto: CreateProjectDto): Promise<ProjectDto> {
     return this.projects.create(dto);
   }
 
   @Put(':id')
+  @ApiOkResponse({ type: ProjectDto })
   @RequirePermission('UPDATE_PROJECT')
   update(@Param('id') id: string, @Body() dto: UpdateProjectDto): Promise<ProjectDto> {
     return this.projects.update(id, dto);
   }
 
   @Delete(':id')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_PROJECT')
   remove(@Param('id') id: string): Promise<void> {
@@ -41,12 +46,14 @@ export class ProjectsController {
   }
 
   @Post(':id/environments')
+  @ApiCreatedResponse({ type: ProjectDto })
   @RequirePermission('UPDATE_PROJECT')
   linkEnvironment(@Param('id') id: string, @Body() dto: LinkEnvironmentDto): Promise<ProjectDto> {
     return this.projects.linkEnvironment(id, dto.environment);
   }
 
   @Delete(':id/environments/:env')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('UPDATE_PROJECT')
   unlinkEnvironment(@Param('id') id: string, @Param('env') env: string): Promise<void> {

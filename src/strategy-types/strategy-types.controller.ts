@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateStrategyTypeDto, UpdateStrategyTypeDto } from './dto/create-strategy-type.dto';
 import { StrategyTypeDto, StrategyTypeListDto } from './dto/strategy-type.dto';
@@ -15,22 +15,26 @@ export class StrategyTypesController {
   constructor(private readonly types: StrategyTypesService) {}
 
   @Get()
+  @ApiOkResponse({ type: StrategyTypeListDto })
   list(): Promise<StrategyTypeListDto> {
     return this.types.list();
   }
 
   @Get(':name')
+  @ApiOkResponse({ type: StrategyTypeDto })
   get(@Param('name') name: string): Promise<StrategyTypeDto> {
     return this.types.get(name);
   }
 
   @Post()
+  @ApiCreatedResponse({ type: StrategyTypeDto })
   @RequirePermission('CREATE_FEATURE')
   create(@Body() dto: CreateStrategyTypeDto): Promise<StrategyTypeDto> {
     return this.types.create(dto);
   }
 
   @Put(':name')
+  @ApiOkResponse({ type: StrategyTypeDto })
   @RequirePermission('UPDATE_FEATURE')
   update(
     @Param('name') name: string,
@@ -40,6 +44,7 @@ export class StrategyTypesController {
   }
 
   @Delete(':name')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE')
   remove(@Param('name') name: string): Promise<void> {

@@ -15,10 +15,13 @@ export class EnvironmentDto {
   @ApiProperty({ description: 'true if protected; a protected environment cannot be deleted' })
   protected: boolean;
 
-  @ApiProperty({ description: 'Priority in a list of environments; lower values appear first' })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Priority in a list of environments; lower values appear first',
+  })
   sortOrder: number;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'Number of projects linked to it' })
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Number of projects linked to it' })
   projectCount: number | null;
 
   @ApiProperty({
