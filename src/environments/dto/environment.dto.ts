@@ -25,14 +25,14 @@ export class EnvironmentDto {
   projectCount: number | null;
 
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Number of client and frontend API tokens scoped to it',
   })
   apiTokenCount: number | null;
 
   @ApiProperty({
-    type: Number,
+    type: 'integer',
     nullable: true,
     description: 'Number of features enabled in it',
   })
