@@ -7,6 +7,18 @@ import {
 import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
 
 const PROJECTS = '/api/admin/projects';
+
+/** Each pattern matches one statement, and all of them lie between one BEGIN and its COMMIT. */
+function expectInOneTransaction(statements: string[], patterns: RegExp[]): void {
+  const begin = statements.findIndex((s) => /^(BEGIN|START TRANSACTION)/i.test(s.trim()));
+  const commit = statements.findIndex((s) => /^COMMIT/i.test(s.trim()));
+  expect(begin).toBeGreaterThanOrEqual(0);
+  for (const pattern of patterns) {
+    const at = statements.findIndex((s) => pattern.test(s));
+    expect(at).toBeGreaterThan(begin);
+    expect(at).toBeLessThan(commit);
+  }
+}
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('projects', () => {
@@ -227,6 +239,10 @@ describe('linking projects and environments', () => {
     expect(await countRows(t, `feature_environments WHERE environment_name = 'qa2'`)).toBe(12);
     const inserts = large.statements.filter((s) => /INSERT INTO .?feature_environments/.test(s));
     expect(inserts).toHaveLength(1);
+    expectInOneTransaction(large.statements, [
+      /INSERT INTO .?project_environments/,
+      /INSERT INTO .?feature_environments/,
+    ]);
   });
 
   it('answers link errors: unknown environment 400, linked twice 409, bad body 400', async () => {
@@ -272,7 +288,15 @@ describe('linking projects and environments', () => {
       segments: [segment.body.id],
     });
 
-    await t.admin.delete(`${PROJECTS}/app/environments/production`).expect(204);
+    await t.admin.get(PROJECTS).expect(200);
+    const unlink = await t.sql.measure(() =>
+      t.admin.delete(`${PROJECTS}/app/environments/production`).expect(204),
+    );
+    expectInOneTransaction(unlink.statements, [
+      /DELETE FROM .?feature_strategies/,
+      /DELETE FROM .?feature_environments/,
+      /DELETE FROM .?project_environments/,
+    ]);
     expect((await t.admin.get(`${PROJECTS}/app`)).body.environments).toEqual([
       'development',
       'staging',
