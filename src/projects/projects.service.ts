@@ -1,15 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { NotFoundError } from '../common/errors';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { toNumber } from '../database/sql-values';
+import { CreateProjectDto, UpdateProjectDto } from './dto/create-project.dto';
+import { ProjectDto, ProjectListDto } from './dto/project.dto';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
+
+/** The project every fresh database has; like Unleash, it cannot be deleted. */
+export const DEFAULT_PROJECT = 'default';
+
+const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 @Injectable()
 export class ProjectsService {
   constructor(
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(ProjectEnvironment) private readonly links: Repository<ProjectEnvironment>,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** For routes that name a project in the path: 404 when it does not exist. */
@@ -21,6 +31,199 @@ export class ProjectsService {
   /** The environments the project is linked to, by name. */
   async linkedEnvironments(projectId: string): Promise<string[]> {
     const rows = await this.links.find({ where: { projectId }, select: { environment: true } });
-    return rows.map((row) => row.environment).sort();
+    return rows.map((row) => row.environment).sort(byteOrder);
+  }
+
+  /** The ids among these that name no project (one query); for bodies that list projects. */
+  async missingIds(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.projects.find({ where: { id: In(ids) }, select: { id: true } });
+    const found = new Set(rows.map((row) => row.id));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  async list(): Promise<ProjectListDto> {
+    const projects = await this.projects.find({ order: { id: 'ASC' } });
+    return { projects: await this.records(projects) };
+  }
+
+  async get(id: string): Promise<ProjectDto> {
+    const project = await this.findOrFail(id);
+    const [record] = await this.records([project]);
+    return record;
+  }
+
+  /** Creates the project linked to every enabled environment, in one transaction. */
+  async create(dto: CreateProjectDto): Promise<ProjectDto> {
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.insert(Project, {
+          id: dto.id,
+          name: dto.name,
+          description: dto.description ?? null,
+          createdAt: new Date(),
+        });
+        await manager.query(
+          `INSERT INTO project_environments (project_id, environment_name)
+           SELECT ?, name FROM environments WHERE enabled = 1`,
+          [dto.id],
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw NameExistsError.named('project', dto.id);
+      throw error;
+    }
+    return this.get(dto.id);
+  }
+
+  async update(id: string, dto: UpdateProjectDto): Promise<ProjectDto> {
+    if (dto.id !== undefined && dto.id !== id) {
+      throw ValidationError.of(
+        '/body/id',
+        `id cannot be changed; if given it must equal the id in the path (${id})`,
+      );
+    }
+    await this.assertExists(id);
+    const changes: Partial<Project> = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (Object.keys(changes).length > 0) await this.projects.update({ id }, changes);
+    return this.get(id);
+  }
+
+  /**
+   * Deletes a project that has no features (archived ones count: they keep their configuration
+   * and may be revived). Its environment links and its project-scoped segments go with it.
+   */
+  async remove(id: string): Promise<void> {
+    await this.assertExists(id);
+    if (id === DEFAULT_PROJECT) {
+      throw ValidationError.of('/param/id', 'The default project cannot be deleted');
+    }
+    const features = await this.dataSource.query(
+      `SELECT name FROM features WHERE project_id = ? LIMIT 1`,
+      [id],
+    );
+    if (features.length > 0) {
+      throw new ConflictError(
+        `The project ${id} still has features (archived ones included); delete them first`,
+      );
+    }
+    const usedSegments: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT s.name FROM segments s
+       JOIN feature_strategy_segments fss ON fss.segment_id = s.id
+       WHERE s.project_id = ? LIMIT 1`,
+      [id],
+    );
+    if (usedSegments.length > 0) {
+      throw new ConflictError(
+        `The segment ${usedSegments[0].name} of project ${id} is used by strategies`,
+      );
+    }
+    // The foreign keys cascade to the links and segments, and refuse (409 through the filter)
+    // should a feature appear meanwhile.
+    await this.projects.delete({ id });
+  }
+
+  /**
+   * Links an environment to the project and gives each of the project's features (archived ones
+   * included) a disabled feature-environment row there: one INSERT ... SELECT, in the same
+   * transaction as the link.
+   */
+  async linkEnvironment(id: string, environment: string): Promise<ProjectDto> {
+    await this.assertExists(id);
+    if (!(await this.environmentExists(environment))) {
+      throw ValidationError.of(
+        '/body/environment',
+        `Could not find environment with name ${environment}`,
+      );
+    }
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.insert(ProjectEnvironment, { projectId: id, environment });
+        await manager.query(
+          `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+           SELECT f.name, ?, 0, '[]' FROM features f
+           WHERE f.project_id = ?
+             AND NOT EXISTS (SELECT 1 FROM feature_environments fe
+                             WHERE fe.feature_name = f.name AND fe.environment_name = ?)`,
+          [environment, id, environment],
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new NameExistsError(`The project ${id} already has the environment ${environment}`);
+      }
+      throw error;
+    }
+    return this.get(id);
+  }
+
+  /**
+   * Unlinks an environment, as Unleash does: the project's features lose their configuration in
+   * it (feature-environment rows and strategies, whose segment links cascade). Set-based deletes in
+   * one transaction.
+   */
+  async unlinkEnvironment(id: string, environment: string): Promise<void> {
+    await this.assertExists(id);
+    if (!(await this.environmentExists(environment))) {
+      throw NotFoundError.named('environment', environment);
+    }
+    await this.dataSource.transaction(async (manager) => {
+      const linked = await manager.exists(ProjectEnvironment, {
+        where: { projectId: id, environment },
+      });
+      if (!linked) {
+        throw new NotFoundError(`The environment ${environment} is not linked to project ${id}`);
+      }
+      const ofProject = `feature_name IN (SELECT name FROM features WHERE project_id = ?)`;
+      await manager.query(
+        `DELETE FROM feature_strategies WHERE environment_name = ? AND ${ofProject}`,
+        [environment, id],
+      );
+      await manager.query(
+        `DELETE FROM feature_environments WHERE environment_name = ? AND ${ofProject}`,
+        [environment, id],
+      );
+      await manager.delete(ProjectEnvironment, { projectId: id, environment });
+    });
+  }
+
+  private async findOrFail(id: string): Promise<Project> {
+    const project = await this.projects.findOne({ where: { id } });
+    if (!project) throw NotFoundError.named('project', id, 'id');
+    return project;
+  }
+
+  private async environmentExists(name: string): Promise<boolean> {
+    const rows = await this.dataSource.query(`SELECT name FROM environments WHERE name = ?`, [
+      name,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Projects with their environments and feature counts: two more statements for any number. */
+  private async records(projects: Project[]): Promise<ProjectDto[]> {
+    if (projects.length === 0) return [];
+    const ids = projects.map((p) => p.id);
+    const placeholders = ids.map(() => '?').join(', ');
+    const links = await this.links.find({ where: { projectId: In(ids) } });
+    const counts: Array<{ project_id: string; features: unknown }> = await this.dataSource.query(
+      `SELECT project_id, COUNT(*) AS features FROM features
+       WHERE archived_at IS NULL AND project_id IN (${placeholders})
+       GROUP BY project_id`,
+      ids,
+    );
+    const environments = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const link of links) environments.get(link.projectId)?.push(link.environment);
+    const featureCounts = new Map(counts.map((row) => [row.project_id, toNumber(row.features)]));
+    return projects.map((project) => ({
+      id: project.id,
+      name: project.name,
+      description: project.description,
+      createdAt: project.createdAt.toISOString(),
+      environments: (environments.get(project.id) ?? []).sort(byteOrder),
+      featureCount: featureCounts.get(project.id) ?? 0,
+    }));
   }
 }

@@ -1,11 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import type { Constraint } from '../common/constraints/constraint';
+import { isUniqueViolation } from '../common/database-errors';
+import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { ConstraintValidator } from '../context-fields/constraint-validator.service';
+import { ProjectsService } from '../projects/projects.service';
+import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
+import { SegmentDto, SegmentListDto } from './dto/segment.dto';
 import { Segment } from './segment.entity';
 
 @Injectable()
 export class SegmentsService {
-  constructor(@InjectRepository(Segment) private readonly segments: Repository<Segment>) {}
+  constructor(
+    @InjectRepository(Segment) private readonly segments: Repository<Segment>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly constraintValidator: ConstraintValidator,
+    private readonly projects: ProjectsService,
+  ) {}
 
   /** The ids among these that name no segment (one query). */
   async missingIds(ids: number[]): Promise<number[]> {
@@ -13,5 +25,129 @@ export class SegmentsService {
     const rows = await this.segments.find({ where: { id: In(ids) }, select: { id: true } });
     const found = new Set(rows.map((row) => row.id));
     return ids.filter((id) => !found.has(id));
+  }
+
+  /** By name (byte order), then id. */
+  async list(): Promise<SegmentListDto> {
+    const rows = await this.segments.find({ order: { name: 'ASC', id: 'ASC' } });
+    return { segments: rows.map((row) => this.map(row)) };
+  }
+
+  async get(id: number): Promise<SegmentDto> {
+    return this.map(await this.findOrFail(id));
+  }
+
+  /** Checks the body (400: project, constraints) before the name (409). */
+  async create(dto: CreateSegmentDto): Promise<SegmentDto> {
+    const projectId = dto.project ?? null;
+    if (projectId !== null) await this.assertProject(projectId);
+    const constraints = await this.constraintValidator.validate(
+      dto.constraints,
+      '/body/constraints',
+    );
+    const row = this.segments.create({
+      name: dto.name,
+      description: dto.description ?? null,
+      projectId,
+      constraints,
+      createdAt: new Date(),
+    });
+    try {
+      await this.segments.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw NameExistsError.named('segment', dto.name);
+      throw error;
+    }
+    return this.map(row);
+  }
+
+  async update(id: number, dto: UpdateSegmentDto): Promise<SegmentDto> {
+    if (dto.id !== undefined && dto.id !== id) {
+      throw ValidationError.of(
+        '/body/id',
+        `id cannot be changed; if given it must equal the id in the path (${id})`,
+      );
+    }
+    const segment = await this.findOrFail(id);
+    const changes: Partial<Segment> = {};
+    if (dto.project !== undefined && dto.project !== segment.projectId) {
+      if (dto.project !== null) {
+        await this.assertProject(dto.project);
+        await this.assertOnlyUsedIn(id, dto.project);
+      }
+      changes.projectId = dto.project;
+    }
+    if (dto.constraints !== undefined) {
+      changes.constraints = await this.constraintValidator.validate(
+        dto.constraints,
+        '/body/constraints',
+      );
+    }
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (Object.keys(changes).length > 0) {
+      try {
+        await this.segments.update({ id }, changes);
+      } catch (error) {
+        if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('segment', dto.name);
+        throw error;
+      }
+    }
+    return this.map({ ...segment, ...changes });
+  }
+
+  /** Refuses (409) while a strategy uses the segment; the foreign key backs this up in a race. */
+  async remove(id: number): Promise<void> {
+    const segment = await this.findOrFail(id);
+    const used = await this.dataSource.query(
+      `SELECT strategy_id FROM feature_strategy_segments WHERE segment_id = ? LIMIT 1`,
+      [id],
+    );
+    if (used.length > 0) {
+      throw new ConflictError(
+        `The segment ${segment.name} is used by strategies; remove it from them first`,
+      );
+    }
+    await this.segments.delete({ id });
+  }
+
+  private async findOrFail(id: number): Promise<Segment> {
+    const segment = await this.segments.findOne({ where: { id } });
+    if (!segment) throw NotFoundError.named('segment', id, 'id');
+    return segment;
+  }
+
+  private async assertProject(projectId: string): Promise<void> {
+    if ((await this.projects.missingIds([projectId])).length > 0) {
+      throw ValidationError.of('/body/project', `Could not find project with id ${projectId}`);
+    }
+  }
+
+  /** A segment limited to a project may only serve strategies of that project's features. */
+  private async assertOnlyUsedIn(id: number, projectId: string): Promise<void> {
+    const elsewhere: Array<{ project_id: string }> = await this.dataSource.query(
+      `SELECT f.project_id FROM feature_strategy_segments fss
+       JOIN feature_strategies fs ON fs.id = fss.strategy_id
+       JOIN features f ON f.name = fs.feature_name
+       WHERE fss.segment_id = ? AND f.project_id <> ? LIMIT 1`,
+      [id, projectId],
+    );
+    if (elsewhere.length > 0) {
+      throw ValidationError.of(
+        '/body/project',
+        `The segment is used by strategies in project ${elsewhere[0].project_id}; it cannot be limited to project ${projectId}`,
+      );
+    }
+  }
+
+  private map(row: Segment): SegmentDto {
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      project: row.projectId,
+      constraints: row.constraints.map((c: Constraint) => ({ ...c })),
+      createdAt: row.createdAt.toISOString(),
+    };
   }
 }

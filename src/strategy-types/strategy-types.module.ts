@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { StrategyType } from './strategy-type.entity';
+import { StrategyTypesController } from './strategy-types.controller';
 import { StrategyTypesService } from './strategy-types.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([StrategyType])],
+  controllers: [StrategyTypesController],
   providers: [StrategyTypesService],
   exports: [StrategyTypesService],
 })

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
+import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
 import { TagType } from './tag-type.entity';
 
 @Injectable()
@@ -10,5 +14,62 @@ export class TagTypesService {
   /** Whether a tag type of that name exists (a tag body naming an unknown type is a 400). */
   exists(name: string): Promise<boolean> {
     return this.tagTypes.exists({ where: { name } });
+  }
+
+  /** By name (byte order). */
+  async list(): Promise<TagTypeListDto> {
+    const rows = await this.tagTypes.find({ order: { name: 'ASC' } });
+    return { version: 1, tagTypes: rows.map((row) => this.map(row)) };
+  }
+
+  async get(name: string): Promise<TagTypeDto> {
+    return this.map(await this.findOrFail(name));
+  }
+
+  async create(dto: CreateTagTypeDto): Promise<TagTypeDto> {
+    const row: TagType = {
+      name: dto.name,
+      description: dto.description ?? null,
+      icon: dto.icon ?? null,
+      createdAt: new Date(),
+    };
+    try {
+      await this.tagTypes.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw NameExistsError.named('tag type', dto.name);
+      throw error;
+    }
+    return this.map(row);
+  }
+
+  async update(name: string, dto: UpdateTagTypeDto): Promise<TagTypeDto> {
+    if (dto.name !== undefined && dto.name !== name) {
+      throw ValidationError.of(
+        '/body/name',
+        `name cannot be changed; if given it must equal the name in the path (${name})`,
+      );
+    }
+    const tagType = await this.findOrFail(name);
+    const changes: Partial<TagType> = {};
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.icon !== undefined) changes.icon = dto.icon;
+    if (Object.keys(changes).length > 0) await this.tagTypes.update({ name }, changes);
+    return this.map({ ...tagType, ...changes });
+  }
+
+  /** As in Unleash, the tags of this type go with it (the foreign key cascades). */
+  async remove(name: string): Promise<void> {
+    await this.findOrFail(name);
+    await this.tagTypes.delete({ name });
+  }
+
+  private async findOrFail(name: string): Promise<TagType> {
+    const tagType = await this.tagTypes.findOne({ where: { name } });
+    if (!tagType) throw NotFoundError.named('tag type', name);
+    return tagType;
+  }
+
+  private map(row: TagType): TagTypeDto {
+    return { name: row.name, description: row.description, icon: row.icon };
   }
 }

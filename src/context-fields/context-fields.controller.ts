@@ -1,0 +1,49 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
+import { ContextFieldsService } from './context-fields.service';
+import { ContextFieldDto } from './dto/context-field.dto';
+import { CreateContextFieldDto, UpdateContextFieldDto } from './dto/create-context-field.dto';
+
+@ApiTags('Context fields')
+@Controller('api/admin/context')
+export class ContextFieldsController {
+  constructor(private readonly fields: ContextFieldsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: [ContextFieldDto], description: 'A bare array, as in Unleash' })
+  list(): Promise<ContextFieldDto[]> {
+    return this.fields.list();
+  }
+
+  @Get(':name')
+  @ApiOkResponse({ type: ContextFieldDto })
+  get(@Param('name') name: string): Promise<ContextFieldDto> {
+    return this.fields.get(name);
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: ContextFieldDto })
+  @RequirePermission('CREATE_CONTEXT_FIELD')
+  create(@Body() dto: CreateContextFieldDto): Promise<ContextFieldDto> {
+    return this.fields.create(dto);
+  }
+
+  @Put(':name')
+  @ApiOkResponse({ type: ContextFieldDto })
+  @RequirePermission('UPDATE_CONTEXT_FIELD')
+  update(
+    @Param('name') name: string,
+    @Body() dto: UpdateContextFieldDto,
+  ): Promise<ContextFieldDto> {
+    return this.fields.update(name, dto);
+  }
+
+  @Delete(':name')
+  @ApiNoContentResponse()
+  @HttpCode(204)
+  @RequirePermission('DELETE_CONTEXT_FIELD')
+  remove(@Param('name') name: string): Promise<void> {
+    return this.fields.remove(name);
+  }
+}

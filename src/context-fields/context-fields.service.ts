@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import {
+  ConflictError,
+  ErrorDetail,
+  NameExistsError,
+  NotFoundError,
+  ValidationError,
+} from '../common/errors';
+import { ContextField, LegalValue } from './context-field.entity';
+import { ContextFieldDto } from './dto/context-field.dto';
+import {
+  CreateContextFieldDto,
+  LegalValueDto,
+  UpdateContextFieldDto,
+} from './dto/create-context-field.dto';
+
+/** Where a new field goes when no sortOrder is given: after the built-in ones (0–5), as in Unleash. */
+const DEFAULT_SORT_ORDER = 10;
+
+/**
+ * The text that a constraint on this field leaves in a stored constraints column. Constraints are
+ * always written with JSON.stringify (no whitespace), and a name cannot contain characters JSON
+ * escapes, so this fragment matches exactly the constraints whose contextName is the field: a
+ * value that merely contains the name has its quotes escaped (\") and cannot match.
+ */
+export function constraintNeedle(name: string): string {
+  return JSON.stringify({ contextName: name }).slice(1, -1);
+}
+
+@Injectable()
+export class ContextFieldsService {
+  constructor(
+    @InjectRepository(ContextField) private readonly fields: Repository<ContextField>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  /** A bare array, as Unleash answers it, by sortOrder then name. */
+  async list(): Promise<ContextFieldDto[]> {
+    const rows = await this.fields.find({ order: { sortOrder: 'ASC', name: 'ASC' } });
+    return rows.map((row) => this.map(row));
+  }
+
+  async get(name: string): Promise<ContextFieldDto> {
+    return this.map(await this.findOrFail(name));
+  }
+
+  async create(dto: CreateContextFieldDto): Promise<ContextFieldDto> {
+    const row: ContextField = {
+      name: dto.name,
+      description: dto.description ?? null,
+      stickiness: dto.stickiness ?? false,
+      sortOrder: dto.sortOrder ?? DEFAULT_SORT_ORDER,
+      legalValues: this.legalValues(dto.legalValues ?? []),
+      createdAt: new Date(),
+    };
+    try {
+      await this.fields.insert(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw NameExistsError.named('context field', dto.name);
+      throw error;
+    }
+    return this.map(row);
+  }
+
+  async update(name: string, dto: UpdateContextFieldDto): Promise<ContextFieldDto> {
+    if (dto.name !== undefined && dto.name !== name) {
+      throw ValidationError.of(
+        '/body/name',
+        `name cannot be changed; if given it must equal the name in the path (${name})`,
+      );
+    }
+    const legalValues = dto.legalValues ? this.legalValues(dto.legalValues) : undefined;
+    const field = await this.findOrFail(name);
+    const changes: Partial<ContextField> = {};
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.stickiness !== undefined) changes.stickiness = dto.stickiness;
+    if (dto.sortOrder !== undefined) changes.sortOrder = dto.sortOrder;
+    if (legalValues !== undefined) changes.legalValues = legalValues;
+    if (Object.keys(changes).length > 0) await this.fields.update({ name }, changes);
+    return this.map({ ...field, ...changes });
+  }
+
+  /** Refuses (409) while a strategy or segment constraint names the field. */
+  async remove(name: string): Promise<void> {
+    await this.findOrFail(name);
+    const needle = constraintNeedle(name);
+    const strategies = await this.dataSource.query(
+      `SELECT id FROM feature_strategies WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
+      [needle],
+    );
+    if (strategies.length > 0) {
+      throw new ConflictError(
+        `The context field ${name} is used by strategy constraints; remove them first`,
+      );
+    }
+    const segments: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT name FROM segments WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
+      [needle],
+    );
+    if (segments.length > 0) {
+      throw new ConflictError(
+        `The context field ${name} is used by the constraints of segment ${segments[0].name}`,
+      );
+    }
+    await this.fields.delete({ name });
+  }
+
+  private async findOrFail(name: string): Promise<ContextField> {
+    const field = await this.fields.findOne({ where: { name } });
+    if (!field) throw NotFoundError.named('context field', name);
+    return field;
+  }
+
+  /** Legal values as stored: in the given order, unique, description only when given. */
+  private legalValues(input: LegalValueDto[]): LegalValue[] {
+    const seen = new Map<string, number>();
+    const details: ErrorDetail[] = [];
+    input.forEach((legal, index) => {
+      const first = seen.get(legal.value);
+      if (first !== undefined) {
+        details.push({
+          path: `/body/legalValues/${index}/value`,
+          message: `${legal.value} is already legal value ${first}; legal values must be unique`,
+        });
+      } else {
+        seen.set(legal.value, index);
+      }
+    });
+    if (details.length > 0) {
+      throw new ValidationError(
+        `Invalid legal values: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+        details,
+      );
+    }
+    return input.map((legal) =>
+      legal.description === undefined
+        ? { value: legal.value }
+        : { value: legal.value, description: legal.description },
+    );
+  }
+
+  private map(row: ContextField): ContextFieldDto {
+    return {
+      name: row.name,
+      description: row.description,
+      stickiness: row.stickiness,
+      sortOrder: row.sortOrder,
+      createdAt: row.createdAt ? row.createdAt.toISOString() : null,
+      legalValues: row.legalValues.map((legal) =>
+        legal.description === undefined
+          ? { value: legal.value }
+          : { value: legal.value, description: legal.description },
+      ),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { RequirePermission } from '../auth/auth.decorators';
+import { CreateEnvironmentDto } from './dto/create-environment.dto';
+import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
+import { UpdateEnvironmentDto } from './dto/update-environment.dto';
+import { EnvironmentsService } from './environments.service';
+
+@ApiTags('Environments')
+@Controller('api/admin/environments')
+export class EnvironmentsController {
+  constructor(private readonly environments: EnvironmentsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: EnvironmentListDto })
+  list(): Promise<EnvironmentListDto> {
+    return this.environments.list();
+  }
+
+  @Get(':name')
+  @ApiOkResponse({ type: EnvironmentDto })
+  get(@Param('name') name: string): Promise<EnvironmentDto> {
+    return this.environments.getRecord(name);
+  }
+
+  @Post()
+  @ApiCreatedResponse({ type: EnvironmentDto })
+  @RequirePermission('CREATE_ENVIRONMENT')
+  create(@Body() dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
+    return this.environments.create(dto);
+  }
+
+  @Put(':name')
+  @ApiOkResponse({ type: EnvironmentDto })
+  @RequirePermission('UPDATE_ENVIRONMENT')
+  update(@Param('name') name: string, @Body() dto: UpdateEnvironmentDto): Promise<EnvironmentDto> {
+    return this.environments.update(name, dto);
+  }
+
+  @Delete(':name')
+  @ApiNoContentResponse()
+  @HttpCode(204)
+  @RequirePermission('DELETE_ENVIRONMENT')
+  remove(@Param('name') name: string): Promise<void> {
+    return this.environments.remove(name);
+  }
+
+  @Post(':name/on')
+  @ApiNoContentResponse()
+  @HttpCode(204)
+  @RequirePermission('UPDATE_ENVIRONMENT')
+  enable(@Param('name') name: string): Promise<void> {
+    return this.environments.setEnabled(name, true);
+  }
+
+  @Post(':name/off')
+  @ApiNoContentResponse()
+  @HttpCode(204)
+  @RequirePermission('UPDATE_ENVIRONMENT')
+  disable(@Param('name') name: string): Promise<void> {
+    return this.environments.setEnabled(name, false);
+  }
+}
