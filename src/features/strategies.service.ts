@@ -26,7 +26,7 @@ const MAX_PARAMETERS = 100;
 const MAX_PARAMETER_NAME = 100;
 const MAX_PARAMETER_VALUE = 10000;
 const MAX_SORT_ORDER = 2147483647;
-const PERCENTAGE = /^(\d{1,2}|100)$/;
+const PERCENTAGE = /^(0|[1-9]\d?|100)$/;
 
 /** A key as one token of a JSON pointer (RFC 6901). */
 function pointerToken(key: string): string {
