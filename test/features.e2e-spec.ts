@@ -165,6 +165,25 @@ describe('features', () => {
       );
     });
 
+    it('lists with a fixed number of SQL statements, whatever the number of features', async () => {
+      await insertProjectDirectly(t, 'small', ['development', 'production']);
+      await insertProjectDirectly(t, 'large', ['development', 'production']);
+      for (let i = 0; i < 2; i++) await createFeature(t, `small-${i}`, {}, 'small');
+      for (let i = 0; i < 20; i++) {
+        await createFeature(t, `large-${i}`, {}, 'large');
+        await createStrategy(t, `large-${i}`, 'development', { name: 'default' }, 'large');
+      }
+      const small = await t.sql.measure(() =>
+        t.admin.get('/api/admin/projects/small/features').expect(200),
+      );
+      const large = await t.sql.measure(() =>
+        t.admin.get('/api/admin/projects/large/features').expect(200),
+      );
+      expect(small.result.body.features).toHaveLength(2);
+      expect(large.result.body.features).toHaveLength(20);
+      expect(large.count).toBe(small.count);
+    });
+
     it('answers 404 for an unknown project', async () => {
       expectErrorRecord(
         await t.admin.get('/api/admin/projects/nope/features'),

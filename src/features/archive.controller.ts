@@ -1,5 +1,5 @@
 import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { FeatureDto } from './dto/feature.dto';
 import { FeaturesService } from './features.service';
@@ -12,6 +12,7 @@ export class ArchiveController {
   @Post('revive/:name')
   @HttpCode(200)
   @RequirePermission('UPDATE_FEATURE')
+  @ApiOkResponse({ type: FeatureDto })
   revive(@Param('name') name: string): Promise<FeatureDto> {
     return this.features.revive(name);
   }
@@ -19,6 +20,7 @@ export class ArchiveController {
   @Delete(':name')
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE')
+  @ApiNoContentResponse({ description: 'Deleted for good' })
   remove(@Param('name') name: string): Promise<void> {
     return this.features.deleteForGood(name);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateDependencyDto } from './dto/create-dependency.dto';
@@ -12,6 +12,7 @@ export class DependenciesController {
   constructor(private readonly dependencies: DependenciesService) {}
 
   @Get()
+  @ApiOkResponse({ type: [DependencyDto] })
   list(
     @Param('projectId') projectId: string,
     @Param('child') child: string,
@@ -35,6 +36,7 @@ export class DependenciesController {
 
   @Delete(':parent')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed' })
   @RequirePermission('UPDATE_FEATURE')
   remove(
     @Param('projectId') projectId: string,
@@ -46,6 +48,7 @@ export class DependenciesController {
 
   @Delete()
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'All parents removed' })
   @RequirePermission('UPDATE_FEATURE')
   removeAll(@Param('projectId') projectId: string, @Param('child') child: string): Promise<void> {
     return this.dependencies.removeAll(projectId, child);

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { FeatureEnvironmentsService } from './feature-environments.service';
 
@@ -10,6 +10,7 @@ export class FeatureEnvironmentsController {
 
   @Post('on')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Enabled' })
   @RequirePermission('UPDATE_FEATURE_ENVIRONMENT', { param: 'env' })
   on(
     @Param('projectId') projectId: string,
@@ -21,6 +22,7 @@ export class FeatureEnvironmentsController {
 
   @Post('off')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Disabled' })
   @RequirePermission('UPDATE_FEATURE_ENVIRONMENT', { param: 'env' })
   off(
     @Param('projectId') projectId: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
@@ -12,6 +12,7 @@ export class FeatureTagsController {
   constructor(private readonly tags: FeatureTagsService) {}
 
   @Get()
+  @ApiOkResponse({ type: TagListDto })
   list(@Param('name') name: string): Promise<TagListDto> {
     return this.tags.list(name);
   }
@@ -31,6 +32,7 @@ export class FeatureTagsController {
 
   @Delete(':type/:value')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed' })
   @RequirePermission('UPDATE_FEATURE')
   remove(
     @Param('name') name: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CompleteLifecycleDto, LifecycleStageDto } from './dto/lifecycle.dto';
 import { LifecycleService } from './lifecycle.service';
@@ -10,6 +10,7 @@ export class LifecycleController {
   constructor(private readonly lifecycle: LifecycleService) {}
 
   @Get()
+  @ApiOkResponse({ type: [LifecycleStageDto] })
   list(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -19,6 +20,7 @@ export class LifecycleController {
 
   @Post('complete')
   @HttpCode(200)
+  @ApiOkResponse({ type: [LifecycleStageDto] })
   @RequirePermission('UPDATE_FEATURE')
   complete(
     @Param('projectId') projectId: string,

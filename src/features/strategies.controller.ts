@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateStrategyDto, StrategyDto, UpdateStrategyDto } from './dto/strategy.dto';
 import { StrategiesService } from './strategies.service';
@@ -11,6 +11,7 @@ export class StrategiesController {
 
   /** A bare array, as in Unleash. */
   @Get()
+  @ApiOkResponse({ type: [StrategyDto] })
   list(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -21,6 +22,7 @@ export class StrategiesController {
 
   @Post()
   @RequirePermission('CREATE_FEATURE_STRATEGY', { param: 'env' })
+  @ApiCreatedResponse({ type: StrategyDto })
   create(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -31,6 +33,7 @@ export class StrategiesController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ type: StrategyDto })
   get(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -42,6 +45,7 @@ export class StrategiesController {
 
   @Put(':id')
   @RequirePermission('UPDATE_FEATURE_STRATEGY', { param: 'env' })
+  @ApiOkResponse({ type: StrategyDto })
   update(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -55,6 +59,7 @@ export class StrategiesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE_STRATEGY', { param: 'env' })
+  @ApiNoContentResponse({ description: 'Deleted' })
   remove(
     @Param('projectId') projectId: string,
     @Param('name') name: string,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { VariantInputDto, VariantListDto } from './dto/variant.dto';
 import { VariantsService } from './variants.service';
@@ -10,6 +10,7 @@ export class VariantsController {
   constructor(private readonly variants: VariantsService) {}
 
   @Get()
+  @ApiOkResponse({ type: VariantListDto })
   get(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -20,6 +21,7 @@ export class VariantsController {
 
   @Put()
   @RequirePermission('UPDATE_FEATURE_ENVIRONMENT_VARIANTS', { param: 'env' })
+  @ApiOkResponse({ type: VariantListDto })
   @ApiBody({ type: [VariantInputDto], description: 'The whole list, as a bare array' })
   replace(
     @Param('projectId') projectId: string,
