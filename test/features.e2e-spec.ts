@@ -6,6 +6,7 @@ import {
   featureUrl,
   FEATURES,
   insertProjectDirectly,
+  insertSegmentDirectly,
 } from './feature-fixtures';
 import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
 
@@ -426,7 +427,7 @@ describe('features', () => {
     it('deletes an archived feature for good, with everything that belongs to it', async () => {
       await createFeature(t, 'doomed-parent');
       await createFeature(t, 'doomed');
-      await insertSegment(t);
+      const segmentId = await insertSegmentDirectly(t, 'doomed-segment');
       const strategy = await createStrategy(t, 'doomed', 'development', {
         name: 'default',
         segments: [segmentId],
@@ -476,15 +477,4 @@ describe('features', () => {
       );
     });
   });
-
-  let segmentId: number;
-  async function insertSegment(app: TestApp): Promise<void> {
-    await app.dataSource.query(
-      `INSERT INTO segments (name, description, project_id, constraints) VALUES ('doomed-segment', NULL, NULL, '[]')`,
-    );
-    const [row] = await app.dataSource.query(
-      `SELECT id FROM segments WHERE name = 'doomed-segment'`,
-    );
-    segmentId = Number(row.id);
-  }
 });

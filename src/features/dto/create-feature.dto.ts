@@ -34,7 +34,8 @@ const IsOptionalNotNull = () =>
 
 /**
  * PATCH as a partial object (the alternative to a JSON Patch array): a missing field is left
- * unchanged; `description: null` clears the description.
+ * unchanged; `description: null` clears the description. Not a PartialType of the create DTO,
+ * whose IsOptional would let `null` through for fields that cannot be cleared.
  */
 @ApiSchema({ name: 'updateFeatureSchema' })
 export class UpdateFeatureDto {
