@@ -1,4 +1,79 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContextFieldsModule } from '../context-fields/context-fields.module';
+import { EnvironmentsModule } from '../environments/environments.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { SegmentsModule } from '../segments/segments.module';
+import { StrategyTypesModule } from '../strategy-types/strategy-types.module';
+import { TagsModule } from '../tags/tags.module';
+import { ArchiveController } from './archive.controller';
+import { DependenciesController } from './dependencies.controller';
+import { DependenciesService } from './dependencies.service';
+import { Feature } from './feature.entity';
+import { FeatureDependency } from './feature-dependency.entity';
+import { FeatureEnvironment } from './feature-environment.entity';
+import { FeatureEnvironmentsController } from './feature-environments.controller';
+import { FeatureEnvironmentsService } from './feature-environments.service';
+import { FeatureLifecycle } from './feature-lifecycle.entity';
+import { FeatureLookup } from './feature-lookup';
+import { FeatureReadModel } from './feature-read.model';
+import { FeatureStrategy } from './feature-strategy.entity';
+import { FeatureStrategySegment } from './feature-strategy-segment.entity';
+import { FeatureTag } from './feature-tag.entity';
+import { FeatureTagsController } from './feature-tags.controller';
+import { FeatureTagsService } from './feature-tags.service';
+import { FeaturesController } from './features.controller';
+import { FeaturesService } from './features.service';
+import { LifecycleController } from './lifecycle.controller';
+import { LifecycleService } from './lifecycle.service';
+import { StrategiesController } from './strategies.controller';
+import { StrategiesService } from './strategies.service';
+import { VariantsController } from './variants.controller';
+import { VariantsService } from './variants.service';
 
-@Module({})
+/**
+ * Features and their per-environment configuration. Other modules read features through
+ * FeatureReadModel (whole records, set-based) and the mappers in feature-mappers.ts.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      Feature,
+      FeatureEnvironment,
+      FeatureStrategy,
+      FeatureStrategySegment,
+      FeatureTag,
+      FeatureDependency,
+      FeatureLifecycle,
+    ]),
+    ProjectsModule,
+    EnvironmentsModule,
+    ContextFieldsModule,
+    SegmentsModule,
+    StrategyTypesModule,
+    TagsModule,
+  ],
+  controllers: [
+    FeaturesController,
+    ArchiveController,
+    FeatureEnvironmentsController,
+    StrategiesController,
+    VariantsController,
+    FeatureTagsController,
+    DependenciesController,
+    LifecycleController,
+  ],
+  providers: [
+    FeatureLookup,
+    FeatureReadModel,
+    FeaturesService,
+    FeatureEnvironmentsService,
+    StrategiesService,
+    VariantsService,
+    FeatureTagsService,
+    DependenciesService,
+    LifecycleService,
+  ],
+  exports: [FeatureReadModel],
+})
 export class FeaturesModule {}

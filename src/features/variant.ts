@@ -1,6 +1,9 @@
 /** Shapes of the seed's Variant, StrategyVariant and Payload, as stored in the JSON columns. */
+export const PAYLOAD_TYPES = ['json', 'csv', 'string', 'number'] as const;
+export const WEIGHT_TYPES = ['variable', 'fix'] as const;
+
 export interface Payload {
-  type: 'json' | 'csv' | 'string' | 'number';
+  type: (typeof PAYLOAD_TYPES)[number];
   value: string;
 }
 
@@ -12,7 +15,7 @@ export interface VariantOverride {
 export interface StrategyVariant {
   name: string;
   weight: number;
-  weightType: 'variable' | 'fix';
+  weightType: (typeof WEIGHT_TYPES)[number];
   stickiness: string;
   payload?: Payload;
 }
@@ -20,7 +23,7 @@ export interface StrategyVariant {
 export interface Variant {
   name: string;
   weight: number;
-  weightType: 'variable' | 'fix';
+  weightType: (typeof WEIGHT_TYPES)[number];
   stickiness: string;
   payload?: Payload;
   overrides?: VariantOverride[];

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ErrorDetail, NotFoundError } from '../common/errors';
+import { validationFailure } from './body-validation';
+import type { CreateDependencyDto } from './dto/create-dependency.dto';
+import type { DependencyDto } from './dto/feature.dto';
+import { FeatureDependency } from './feature-dependency.entity';
+import { FeatureLookup } from './feature-lookup';
+import { FeatureReadModel } from './feature-read.model';
+
+/**
+ * Parent features: a child is only on when its parents are. Dependencies are one level deep, as
+ * in Unleash: a parent cannot have parents and a child cannot have children, which also rules
+ * out cycles.
+ */
+@Injectable()
+export class DependenciesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lookup: FeatureLookup,
+    private readonly read: FeatureReadModel,
+  ) {}
+
+  async list(projectId: string, child: string): Promise<DependencyDto[]> {
+    await this.lookup.inProject(projectId, child);
+    return this.read.dependencies(child);
+  }
+
+  /** Adds a parent, or changes the condition on one the child already has (`created: false`). */
+  async add(
+    projectId: string,
+    child: string,
+    dto: CreateDependencyDto,
+  ): Promise<{ created: boolean; dependency: DependencyDto }> {
+    const feature = await this.lookup.inProject(projectId, child);
+    this.lookup.assertActive(feature, '/param/child');
+    const enabled = dto.enabled ?? true;
+    const variants = dto.variants ?? [];
+    const details: ErrorDetail[] = [];
+    if (!enabled && variants.length > 0) {
+      details.push({
+        path: '/body/variants',
+        message: 'variants can only be required of a parent that must be enabled (enabled: true)',
+      });
+    }
+    details.push(...(await this.parentProblems(feature.projectId, child, dto.feature)));
+    if (details.length > 0) throw validationFailure(details);
+
+    const dependency = { child, parent: dto.feature, enabled, variants };
+    const created = await this.dataSource.transaction(async (manager) => {
+      // Not `affected` of an UPDATE: MySQL may count only rows whose values changed.
+      const key = { child, parent: dto.feature };
+      if (await manager.exists(FeatureDependency, { where: key })) {
+        await manager.update(FeatureDependency, key, { enabled, variants });
+        return false;
+      }
+      await manager.insert(FeatureDependency, dependency);
+      return true;
+    });
+    return { created, dependency: { feature: dto.feature, enabled, variants } };
+  }
+
+  async remove(projectId: string, child: string, parent: string): Promise<void> {
+    const feature = await this.lookup.inProject(projectId, child);
+    this.lookup.assertActive(feature, '/param/child');
+    const result = await this.dataSource.getRepository(FeatureDependency).delete({ child, parent });
+    if (!result.affected) {
+      throw new NotFoundError(`Feature ${child} does not depend on feature ${parent}`);
+    }
+  }
+
+  async removeAll(projectId: string, child: string): Promise<void> {
+    const feature = await this.lookup.inProject(projectId, child);
+    this.lookup.assertActive(feature, '/param/child');
+    await this.dataSource.getRepository(FeatureDependency).delete({ child });
+  }
+
+  private async parentProblems(
+    projectId: string,
+    child: string,
+    parentName: string,
+  ): Promise<ErrorDetail[]> {
+    const at = '/body/feature';
+    if (parentName === child) return [{ path: at, message: 'A feature cannot depend on itself' }];
+    const parent = await this.lookup.byName(parentName).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    if (!parent) return [{ path: at, message: `Could not find feature with name ${parentName}` }];
+    if (parent.archived) {
+      return [{ path: at, message: `Feature ${parentName} is archived and cannot be a parent` }];
+    }
+    if (parent.projectId !== projectId) {
+      return [
+        {
+          path: at,
+          message: `Feature ${parentName} is in project ${parent.projectId}; dependencies are only allowed within one project`,
+        },
+      ];
+    }
+    const rows: Array<{ child: string; parent: string }> = await this.dataSource.query(
+      `SELECT child, parent FROM feature_dependencies WHERE child = ? OR parent = ?`,
+      [parentName, child],
+    );
+    const problems: ErrorDetail[] = [];
+    if (rows.some((row) => row.child === parentName)) {
+      problems.push({
+        path: at,
+        message: `Feature ${parentName} depends on other features itself; a parent cannot have parents`,
+      });
+    }
+    if (rows.some((row) => row.parent === child)) {
+      problems.push({
+        path: '/param/child',
+        message: `Other features depend on ${child}; a parent cannot become a child`,
+      });
+    }
+    return problems;
+  }
+}

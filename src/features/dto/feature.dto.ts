@@ -1,0 +1,78 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { FEATURE_TYPES } from '../feature.entity';
+import { LIFECYCLE_STAGES } from '../feature-lifecycle.entity';
+import { StrategyDto } from './strategy.dto';
+import { VariantDto } from './variant.dto';
+
+/** A tag on a feature, as the seed's Feature.tags items (`value`) with its `type`. */
+@ApiSchema({ name: 'tagSchema' })
+export class TagDto {
+  @ApiProperty() type: string;
+  @ApiProperty({ minLength: 2, maxLength: 50 }) value: string;
+}
+
+export class TagListDto {
+  @ApiProperty({ example: 1 }) version: 1;
+  @ApiProperty({ type: [TagDto] }) tags: TagDto[];
+}
+
+/** A parent of a feature (the seed's Feature.dependencies item). */
+@ApiSchema({ name: 'featureDependencySchema' })
+export class DependencyDto {
+  @ApiProperty({ description: 'Name of the parent feature' }) feature: string;
+  @ApiProperty({ description: 'Whether the parent must be enabled' }) enabled: boolean;
+  @ApiProperty({ type: [String], description: 'Variants the parent must resolve to' })
+  variants: string[];
+}
+
+/** The current lifecycle stage of a feature. */
+export class LifecycleDto {
+  @ApiProperty({ enum: LIFECYCLE_STAGES }) stage: string;
+  @ApiProperty({ format: 'date-time' }) enteredStageAt: string;
+}
+
+/** A feature's configuration in one environment (the seed's FeatureEnvironment). */
+@ApiSchema({ name: 'featureEnvironmentSchema' })
+export class FeatureEnvironmentDto {
+  @ApiProperty({ description: 'Name of the environment' }) name: string;
+  @ApiProperty() featureName: string;
+  @ApiProperty() environment: string;
+  @ApiProperty({ description: 'Type of the environment' }) type: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty() sortOrder: number;
+  @ApiProperty() variantCount: number;
+  @ApiProperty({ type: [VariantDto] }) variants: VariantDto[];
+  @ApiPropertyOptional({
+    type: [StrategyDto],
+    description: 'Present when one feature is read; left out of feature lists',
+  })
+  strategies?: StrategyDto[];
+  @ApiProperty() hasStrategies: boolean;
+  @ApiProperty() hasEnabledStrategies: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastSeenAt: string | null;
+}
+
+/** The seed's Feature record. */
+@ApiSchema({ name: 'featureSchema' })
+export class FeatureDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: FEATURE_TYPES }) type: string;
+  @ApiProperty({ nullable: true, type: String }) description: string | null;
+  @ApiProperty() project: string;
+  @ApiProperty({ description: 'true if enabled in at least one environment' }) enabled: boolean;
+  @ApiProperty() archived: boolean;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) archivedAt: string | null;
+  @ApiProperty() stale: boolean;
+  @ApiProperty() impressionData: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: [FeatureEnvironmentDto] }) environments: FeatureEnvironmentDto[];
+  @ApiProperty({ type: [TagDto] }) tags: TagDto[];
+  @ApiProperty({ type: [DependencyDto] }) dependencies: DependencyDto[];
+  @ApiProperty({ type: [String], description: 'Names of the features that depend on this one' })
+  children: string[];
+  @ApiProperty({ type: LifecycleDto, nullable: true }) lifecycle: LifecycleDto | null;
+}
+
+export class FeatureListDto {
+  @ApiProperty({ type: [FeatureDto] }) features: FeatureDto[];
+}

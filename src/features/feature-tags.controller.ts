@@ -1,0 +1,44 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { RequirePermission } from '../auth/auth.decorators';
+import { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
+import { TagDto, TagListDto } from './dto/feature.dto';
+import { FeatureTagsService } from './feature-tags.service';
+
+@ApiTags('Feature tags')
+@Controller('api/admin/features/:name/tags')
+export class FeatureTagsController {
+  constructor(private readonly tags: FeatureTagsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: TagListDto })
+  list(@Param('name') name: string): Promise<TagListDto> {
+    return this.tags.list(name);
+  }
+
+  @Post()
+  @RequirePermission('UPDATE_FEATURE')
+  @ApiCreatedResponse({ type: TagDto, description: 'The tag was added' })
+  @ApiOkResponse({ type: TagDto, description: 'The feature already had the tag' })
+  async add(
+    @Param('name') name: string,
+    @Body() dto: CreateFeatureTagDto,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const { created, tag } = await this.tags.add(name, dto);
+    await reply.status(created ? 201 : 200).send(tag);
+  }
+
+  @Delete(':type/:value')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed' })
+  @RequirePermission('UPDATE_FEATURE')
+  remove(
+    @Param('name') name: string,
+    @Param('type') type: string,
+    @Param('value') value: string,
+  ): Promise<void> {
+    return this.tags.remove(name, type, value);
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { NotFoundError, ValidationError } from '../common/errors';
+import { TagTypesService } from '../tags/tag-types.service';
+import type { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
+import type { TagDto, TagListDto } from './dto/feature.dto';
+import { FeatureLookup } from './feature-lookup';
+import { FeatureReadModel } from './feature-read.model';
+import { FeatureTag } from './feature-tag.entity';
+
+/**
+ * Tags on features. Tags are labels rather than configuration, so archived features can be
+ * tagged too (an export by tag selects archived features).
+ */
+@Injectable()
+export class FeatureTagsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lookup: FeatureLookup,
+    private readonly read: FeatureReadModel,
+    private readonly tagTypes: TagTypesService,
+  ) {}
+
+  async list(name: string): Promise<TagListDto> {
+    await this.lookup.byName(name);
+    return { version: 1, tags: await this.read.tags(name) };
+  }
+
+  /** Adds a tag; adding one the feature already has changes nothing (`created: false`). */
+  async add(name: string, dto: CreateFeatureTagDto): Promise<{ created: boolean; tag: TagDto }> {
+    await this.lookup.byName(name);
+    if (!(await this.tagTypes.exists(dto.type))) {
+      throw ValidationError.of('/body/type', `Could not find tag type with name ${dto.type}`);
+    }
+    const tag = { type: dto.type, value: dto.value };
+    const repository = this.dataSource.getRepository(FeatureTag);
+    const key = { featureName: name, tagType: dto.type, tagValue: dto.value };
+    if (await repository.exists({ where: key })) return { created: false, tag };
+    try {
+      await repository.insert({ ...key, createdByUserId: null, createdAt: new Date() });
+    } catch (error) {
+      // The same tag added twice at once: the second request finds it there.
+      if (isUniqueViolation(error)) return { created: false, tag };
+      throw error;
+    }
+    return { created: true, tag };
+  }
+
+  async remove(name: string, type: string, value: string): Promise<void> {
+    await this.lookup.byName(name);
+    const result = await this.dataSource
+      .getRepository(FeatureTag)
+      .delete({ featureName: name, tagType: type, tagValue: value });
+    if (!result.affected) {
+      throw new NotFoundError(`Feature ${name} has no tag ${type}:${value}`);
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { ProjectsService } from '../projects/projects.service';
+import type { CreateFeatureDto } from './dto/create-feature.dto';
+import type { FeatureDto, FeatureListDto } from './dto/feature.dto';
+import { Feature } from './feature.entity';
+import { FeatureLookup } from './feature-lookup';
+import { parseFeaturePatch } from './feature-patch';
+import { FeatureReadModel } from './feature-read.model';
+import { LifecycleService } from './lifecycle.service';
+
+/** Features themselves: create, read, change, archive, revive and delete for good. */
+@Injectable()
+export class FeaturesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly projects: ProjectsService,
+    private readonly lookup: FeatureLookup,
+    private readonly read: FeatureReadModel,
+    private readonly lifecycle: LifecycleService,
+  ) {}
+
+  /** The project's features that are not archived, by name, without their strategies. */
+  async list(projectId: string): Promise<FeatureListDto> {
+    await this.projects.assertExists(projectId);
+    return { features: await this.read.features({ projectId }, { strategies: false }) };
+  }
+
+  async get(projectId: string, name: string): Promise<FeatureDto> {
+    await this.lookup.inProject(projectId, name);
+    return this.fullRecord(name);
+  }
+
+  /**
+   * A new feature, with a disabled row in every environment linked to its project and the
+   * lifecycle stage `initial`, in one transaction.
+   */
+  async create(projectId: string, dto: CreateFeatureDto): Promise<FeatureDto> {
+    await this.projects.assertExists(projectId);
+    if (await this.dataSource.getRepository(Feature).exists({ where: { name: dto.name } })) {
+      throw NameExistsError.named('feature', dto.name);
+    }
+    const now = new Date();
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.insert(Feature, {
+          name: dto.name,
+          projectId,
+          type: dto.type ?? 'release',
+          description: dto.description ?? null,
+          stale: false,
+          impressionData: dto.impressionData ?? false,
+          archivedAt: null,
+          createdByUserId: null,
+          createdAt: now,
+        });
+        await manager.query(
+          `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+           SELECT ?, environment_name, 0, '[]' FROM project_environments WHERE project_id = ?`,
+          [dto.name, projectId],
+        );
+        await this.lifecycle.start(manager, dto.name, now);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw NameExistsError.named('feature', dto.name);
+      throw error;
+    }
+    return this.fullRecord(dto.name);
+  }
+
+  /** PATCH with a JSON Patch array or a partial object (see feature-patch.ts). */
+  async patch(projectId: string, name: string, body: unknown): Promise<FeatureDto> {
+    const changes = await parseFeaturePatch(body);
+    const feature = await this.lookup.inProject(projectId, name);
+    this.lookup.assertActive(feature);
+    if (Object.keys(changes).length > 0) {
+      await this.dataSource.getRepository(Feature).update({ name }, changes);
+    }
+    return this.fullRecord(name);
+  }
+
+  /**
+   * Archives the feature (it keeps its configuration). Archiving an archived feature changes
+   * nothing. A feature that active features depend on cannot be archived.
+   */
+  async archive(projectId: string, name: string): Promise<void> {
+    const feature = await this.lookup.inProject(projectId, name);
+    if (feature.archived) return;
+    const children: Array<{ child: string }> = await this.dataSource.query(
+      `SELECT d.child FROM feature_dependencies d JOIN features f ON f.name = d.child
+        WHERE d.parent = ? AND f.archived_at IS NULL ORDER BY d.child`,
+      [name],
+    );
+    if (children.length > 0) {
+      throw new ConflictError(
+        `Feature ${name} cannot be archived while other features depend on it: ${children
+          .map((row) => row.child)
+          .join(', ')}`,
+      );
+    }
+    const now = new Date();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Feature, { name }, { archivedAt: now });
+      await this.lifecycle.archived(manager, name, now);
+    });
+  }
+
+  /** Brings an archived feature back, in the lifecycle stage it held before. */
+  async revive(name: string): Promise<FeatureDto> {
+    const feature = await this.lookup.byName(name);
+    if (!feature.archived) {
+      throw ValidationError.of('/param/name', `Feature ${name} is not archived`);
+    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Feature, { name }, { archivedAt: null });
+      await this.lifecycle.revived(manager, name);
+    });
+    return this.fullRecord(name);
+  }
+
+  /**
+   * Removes an archived feature for good, with everything that belongs to it (the foreign keys
+   * cascade to its environments, strategies and their segment links, tags, dependencies in both
+   * directions and lifecycle). An active feature must be archived first.
+   */
+  async deleteForGood(name: string): Promise<void> {
+    const feature = await this.lookup.byName(name);
+    if (!feature.archived) {
+      throw new ConflictError(`Feature ${name} is not archived; archive it before deleting it`);
+    }
+    await this.dataSource.getRepository(Feature).delete({ name });
+  }
+
+  private async fullRecord(name: string): Promise<FeatureDto> {
+    const feature = await this.read.feature(name);
+    // Only a concurrent delete can make it vanish between the write and this read.
+    if (!feature) throw NotFoundError.named('feature', name);
+    return feature;
+  }
+}

@@ -1,0 +1,300 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Constraint } from '../common/constraints/constraint';
+import { ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
+import { ConstraintValidator } from '../context-fields/constraint-validator.service';
+import { toNullableNumber } from '../database/sql-values';
+import { SegmentsService } from '../segments/segments.service';
+import { StrategyTypesService } from '../strategy-types/strategy-types.service';
+import { validationFailure } from './body-validation';
+import type { CreateStrategyDto, StrategyDto, UpdateStrategyDto } from './dto/strategy.dto';
+import { FeatureLookup, FeatureRef } from './feature-lookup';
+import { FeatureReadModel } from './feature-read.model';
+import { FeatureStrategy } from './feature-strategy.entity';
+import { FeatureStrategySegment } from './feature-strategy-segment.entity';
+import type { StrategyVariant } from './variant';
+import {
+  ContextReference,
+  normaliseStrategyVariants,
+  referencedNames,
+  unknownContextFields,
+} from './variant-rules';
+
+const MAX_PARAMETERS = 100;
+const MAX_PARAMETER_NAME = 100;
+const MAX_PARAMETER_VALUE = 10000;
+const MAX_SORT_ORDER = 2147483647;
+const PERCENTAGE = /^(0|[1-9]\d?|100)$/;
+
+/** A key as one token of a JSON pointer (RFC 6901). */
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A strategy as it will be stored, after every rule has been checked. */
+interface CheckedStrategy {
+  name: string;
+  title: string | null;
+  disabled: boolean;
+  sortOrder: number | undefined;
+  parameters: Record<string, string>;
+  constraints: Constraint[];
+  variants: StrategyVariant[];
+  segments: number[];
+}
+
+/** The activation strategies of a feature in one environment. */
+@Injectable()
+export class StrategiesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly lookup: FeatureLookup,
+    private readonly read: FeatureReadModel,
+    private readonly strategyTypes: StrategyTypesService,
+    private readonly segments: SegmentsService,
+    private readonly constraints: ConstraintValidator,
+  ) {}
+
+  async list(projectId: string, name: string, environment: string): Promise<StrategyDto[]> {
+    const feature = await this.lookup.inProject(projectId, name);
+    await this.lookup.environmentOf(feature, environment);
+    return this.read.strategies(name, environment);
+  }
+
+  async get(
+    projectId: string,
+    name: string,
+    environment: string,
+    id: string,
+  ): Promise<StrategyDto> {
+    const feature = await this.lookup.inProject(projectId, name);
+    await this.lookup.environmentOf(feature, environment);
+    return this.findOrFail(name, environment, id);
+  }
+
+  /** Adds a strategy; without a sortOrder it goes after the existing ones. */
+  async create(
+    projectId: string,
+    name: string,
+    environment: string,
+    dto: CreateStrategyDto,
+  ): Promise<StrategyDto> {
+    const feature = await this.writable(projectId, name, environment);
+    const checked = await this.check(feature, dto);
+    const id = randomUUID();
+    await this.dataSource.transaction(async (manager) => {
+      const sortOrder = checked.sortOrder ?? (await this.nextSortOrder(manager, name, environment));
+      await manager.insert(FeatureStrategy, {
+        id,
+        featureName: name,
+        environment,
+        name: checked.name,
+        title: checked.title,
+        parameters: checked.parameters,
+        constraints: checked.constraints,
+        variants: checked.variants,
+        sortOrder,
+        disabled: checked.disabled,
+        createdAt: new Date(),
+      });
+      await this.linkSegments(manager, id, checked.segments);
+    });
+    return this.findOrFail(name, environment, id);
+  }
+
+  /**
+   * Replaces a strategy and its segment links in one transaction. Fields left out take their
+   * defaults, except sortOrder, which keeps the strategy's place when not given.
+   */
+  async update(
+    projectId: string,
+    name: string,
+    environment: string,
+    id: string,
+    dto: UpdateStrategyDto,
+  ): Promise<StrategyDto> {
+    const feature = await this.writable(projectId, name, environment);
+    await this.findOrFail(name, environment, id);
+    if (dto.id !== undefined && dto.id !== id) {
+      throw ValidationError.of('/body/id', `id must be the strategy id of the path (${id})`);
+    }
+    const checked = await this.check(feature, dto);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(
+        FeatureStrategy,
+        { id },
+        {
+          name: checked.name,
+          title: checked.title,
+          parameters: checked.parameters,
+          constraints: checked.constraints,
+          variants: checked.variants,
+          disabled: checked.disabled,
+          ...(checked.sortOrder !== undefined ? { sortOrder: checked.sortOrder } : {}),
+        },
+      );
+      await manager.delete(FeatureStrategySegment, { strategyId: id });
+      await this.linkSegments(manager, id, checked.segments);
+    });
+    return this.findOrFail(name, environment, id);
+  }
+
+  async remove(projectId: string, name: string, environment: string, id: string): Promise<void> {
+    await this.writable(projectId, name, environment);
+    await this.findOrFail(name, environment, id);
+    // The segment links go with it (ON DELETE CASCADE).
+    await this.dataSource.getRepository(FeatureStrategy).delete({ id });
+  }
+
+  private async writable(
+    projectId: string,
+    name: string,
+    environment: string,
+  ): Promise<FeatureRef> {
+    const feature = await this.lookup.inProject(projectId, name);
+    this.lookup.assertActive(feature);
+    await this.lookup.environmentOf(feature, environment);
+    return feature;
+  }
+
+  private async findOrFail(name: string, environment: string, id: string): Promise<StrategyDto> {
+    const strategy = await this.read.strategy(name, environment, id);
+    if (!strategy) {
+      throw new NotFoundError(
+        `Could not find strategy with id ${id} for feature ${name} in environment ${environment}`,
+      );
+    }
+    return strategy;
+  }
+
+  private async nextSortOrder(
+    manager: EntityManager,
+    name: string,
+    environment: string,
+  ): Promise<number> {
+    const [row]: Array<{ max_order: unknown }> = await manager.query(
+      `SELECT MAX(sort_order) AS max_order FROM feature_strategies
+        WHERE feature_name = ? AND environment_name = ?`,
+      [name, environment],
+    );
+    const max = toNullableNumber(row?.max_order);
+    return max === null ? 0 : Math.min(max + 1, MAX_SORT_ORDER);
+  }
+
+  private async linkSegments(
+    manager: EntityManager,
+    strategyId: string,
+    segmentIds: number[],
+  ): Promise<void> {
+    if (segmentIds.length === 0) return;
+    await manager.insert(
+      FeatureStrategySegment,
+      segmentIds.map((segmentId) => ({ strategyId, segmentId })),
+    );
+  }
+
+  /**
+   * Every rule of a strategy body, with all violations reported at once: the strategy type
+   * exists, parameter values are strings (percentages 0–100), constraints follow the context
+   * fields, variants follow the weight rules, and the segments and context fields exist.
+   */
+  private async check(feature: FeatureRef, dto: CreateStrategyDto): Promise<CheckedStrategy> {
+    const details: ErrorDetail[] = [];
+    const references: ContextReference[] = [];
+
+    const type = await this.strategyTypes.find(dto.name);
+    if (!type) details.push({ path: '/body/name', message: `Unknown strategy type ${dto.name}` });
+
+    const parameters: Record<string, string> = {};
+    const entries = Object.entries(dto.parameters ?? {});
+    if (entries.length > MAX_PARAMETERS) {
+      details.push({
+        path: '/body/parameters',
+        message: `A strategy may have at most ${MAX_PARAMETERS} parameters`,
+      });
+    }
+    for (const [key, value] of entries) {
+      const at = `/body/parameters/${pointerToken(key)}`;
+      if (key.length === 0 || key.length > MAX_PARAMETER_NAME) {
+        details.push({
+          path: at,
+          message: `Parameter names must be 1 to ${MAX_PARAMETER_NAME} characters long`,
+        });
+      } else if (typeof value !== 'string') {
+        details.push({ path: at, message: `${key} must be a string` });
+      } else if (value.length > MAX_PARAMETER_VALUE) {
+        details.push({
+          path: at,
+          message: `${key} must be at most ${MAX_PARAMETER_VALUE} characters long`,
+        });
+      } else {
+        parameters[key] = value;
+      }
+    }
+    if (type?.name === 'flexibleRollout') {
+      // As Unleash does: a gradual rollout without these values rolls out to everyone, sticky on
+      // the default stickiness, grouped by the feature's name.
+      parameters.rollout ||= '100';
+      parameters.stickiness ||= 'default';
+      parameters.groupId ||= feature.name;
+      references.push({
+        name: parameters.stickiness,
+        path: '/body/parameters/stickiness',
+        stickiness: true,
+      });
+    }
+    for (const definition of type?.parameters ?? []) {
+      const value = parameters[definition.name];
+      if (
+        definition.type === 'percentage' &&
+        value !== undefined &&
+        value !== '' &&
+        !PERCENTAGE.test(value)
+      ) {
+        details.push({
+          path: `/body/parameters/${definition.name}`,
+          message: `${definition.name} must be a whole number from 0 to 100, as a string`,
+        });
+      }
+    }
+
+    let constraints: Constraint[] = [];
+    try {
+      constraints = await this.constraints.validate(dto.constraints ?? [], '/body/constraints');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      details.push(...(error.details ?? []));
+    }
+
+    const variantResult = normaliseStrategyVariants(dto.variants ?? [], '/body/variants');
+    details.push(...variantResult.details);
+    references.push(...variantResult.references);
+    const known = await this.lookup.existingContextFields(referencedNames(references));
+    details.push(...unknownContextFields(references, known));
+
+    const segments = [...new Set(dto.segments ?? [])];
+    const missing = new Set(await this.segments.missingIds(segments));
+    (dto.segments ?? []).forEach((id, index) => {
+      if (missing.has(id)) {
+        details.push({
+          path: `/body/segments/${index}`,
+          message: `Could not find segment with id ${id}`,
+        });
+      }
+    });
+
+    if (details.length > 0) throw validationFailure(details);
+    return {
+      name: dto.name,
+      title: dto.title ?? null,
+      disabled: dto.disabled ?? false,
+      sortOrder: dto.sortOrder,
+      parameters,
+      constraints,
+      variants: variantResult.variants,
+      segments: segments.sort((a, b) => a - b),
+    };
+  }
+}
