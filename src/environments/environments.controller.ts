@@ -5,11 +5,16 @@ import { CreateEnvironmentDto } from './dto/create-environment.dto';
 import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { EnvironmentsService } from './environments.service';
+import { EnvironmentCloneService } from './environment-clone.service';
+import { CloneEnvironmentDto } from './dto/clone-environment.dto';
 
 @ApiTags('Environments')
 @Controller('api/admin/environments')
 export class EnvironmentsController {
-  constructor(private readonly environments: EnvironmentsService) {}
+  constructor(
+    private readonly environments: EnvironmentsService,
+    private readonly cloning: EnvironmentCloneService,
+  ) {}
 
   @Get()
   @ApiOkResponse({ type: EnvironmentListDto })
@@ -28,6 +33,14 @@ export class EnvironmentsController {
   @RequirePermission('CREATE_ENVIRONMENT')
   create(@Body() dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.create(dto);
+  }
+
+  @Post(':name/clone')
+  @HttpCode(200)
+  @ApiOkResponse({ type: EnvironmentDto, description: 'The new environment' })
+  @RequirePermission('CREATE_ENVIRONMENT')
+  clone(@Param('name') name: string, @Body() dto: CloneEnvironmentDto): Promise<EnvironmentDto> {
+    return this.cloning.clone(name, dto);
   }
 
   @Put(':name')

@@ -35,6 +35,12 @@ export class ProjectsService {
   }
 
   /** The ids among these that name no project (one query); for bodies that list projects. */
+  /** The projects linked to an environment, by id. */
+  async linkedProjects(environment: string): Promise<string[]> {
+    const rows = await this.links.find({ where: { environment }, select: { projectId: true } });
+    return rows.map((row) => row.projectId).sort();
+  }
+
   async missingIds(ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await this.projects.find({ where: { id: In(ids) }, select: { id: true } });
