@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
-import {
-  ConflictError,
-  ErrorDetail,
-  NameExistsError,
-  NotFoundError,
-  ValidationError,
-} from '../common/errors';
+import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import { ContextField, LegalValue } from './context-field.entity';
 import { ContextFieldDto } from './dto/context-field.dto';
 import {
@@ -16,6 +9,7 @@ import {
   LegalValueDto,
   UpdateContextFieldDto,
 } from './dto/create-context-field.dto';
+import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 /** Where a new field goes when no sortOrder is given: after the built-in ones (0–5), as in Unleash. */
 const DEFAULT_SORT_ORDER = 10;
@@ -56,22 +50,12 @@ export class ContextFieldsService {
       legalValues: this.legalValues(dto.legalValues ?? []),
       createdAt: new Date(),
     };
-    try {
-      await this.fields.insert(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw NameExistsError.named('context field', dto.name);
-      throw error;
-    }
+    await rejectDuplicateName('context field', dto.name, () => this.fields.insert(row));
     return this.map(row);
   }
 
   async update(name: string, dto: UpdateContextFieldDto): Promise<ContextFieldDto> {
-    if (dto.name !== undefined && dto.name !== name) {
-      throw ValidationError.of(
-        '/body/name',
-        `name cannot be changed; if given it must equal the name in the path (${name})`,
-      );
-    }
+    assertSameAsPath('name', dto.name, name);
     const legalValues = dto.legalValues ? this.legalValues(dto.legalValues) : undefined;
     const field = await this.findOrFail(name);
     const changes: Partial<ContextField> = {};

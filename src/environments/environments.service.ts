@@ -2,17 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
-import {
-  NameExistsError,
-  NotFoundError,
-  ProtectedEnvironmentError,
-  ValidationError,
-} from '../common/errors';
+import { NameExistsError, NotFoundError, ProtectedEnvironmentError } from '../common/errors';
 import { toBoolean, toNumber } from '../database/sql-values';
 import { CreateEnvironmentDto, SORT_ORDER_MAX } from './dto/create-environment.dto';
 import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { Environment } from './environment.entity';
+import { assertSameAsPath } from '../common/naming';
 
 interface EnvironmentRow {
   name: string;
@@ -90,12 +86,7 @@ export class EnvironmentsService {
   }
 
   async update(name: string, dto: UpdateEnvironmentDto): Promise<EnvironmentDto> {
-    if (dto.name !== undefined && dto.name !== name) {
-      throw ValidationError.of(
-        '/body/name',
-        `name cannot be changed; if given it must equal the name in the path (${name})`,
-      );
-    }
+    assertSameAsPath('name', dto.name, name);
     const environment = await this.findOrFail(name);
     this.refuseProtected(environment, 'updated');
     const changes: Partial<Environment> = {};

@@ -8,6 +8,7 @@ import { CreateProjectDto, UpdateProjectDto } from './dto/create-project.dto';
 import { ProjectDto, ProjectListDto } from './dto/project.dto';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
+import { assertSameAsPath } from '../common/naming';
 
 /** The project every fresh database has; like Unleash, it cannot be deleted. */
 export const DEFAULT_PROJECT = 'default';
@@ -83,12 +84,7 @@ export class ProjectsService {
   }
 
   async update(id: string, dto: UpdateProjectDto): Promise<ProjectDto> {
-    if (dto.id !== undefined && dto.id !== id) {
-      throw ValidationError.of(
-        '/body/id',
-        `id cannot be changed; if given it must equal the id in the path (${id})`,
-      );
-    }
+    assertSameAsPath('id', dto.id, id);
     await this.assertExists(id);
     const changes: Partial<Project> = {};
     if (dto.name !== undefined) changes.name = dto.name;

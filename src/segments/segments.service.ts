@@ -9,6 +9,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
 import { SegmentDto, SegmentListDto } from './dto/segment.dto';
 import { Segment } from './segment.entity';
+import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 @Injectable()
 export class SegmentsService {
@@ -52,22 +53,12 @@ export class SegmentsService {
       constraints,
       createdAt: new Date(),
     });
-    try {
-      await this.segments.insert(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw NameExistsError.named('segment', dto.name);
-      throw error;
-    }
+    await rejectDuplicateName('segment', dto.name, () => this.segments.insert(row));
     return this.map(row);
   }
 
   async update(id: number, dto: UpdateSegmentDto): Promise<SegmentDto> {
-    if (dto.id !== undefined && dto.id !== id) {
-      throw ValidationError.of(
-        '/body/id',
-        `id cannot be changed; if given it must equal the id in the path (${id})`,
-      );
-    }
+    assertSameAsPath('id', dto.id, id);
     const segment = await this.findOrFail(id);
     const changes: Partial<Segment> = {};
     if (dto.project !== undefined && dto.project !== segment.projectId) {

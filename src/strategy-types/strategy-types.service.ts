@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
-import {
-  ConflictError,
-  ErrorDetail,
-  NameExistsError,
-  NotFoundError,
-  ValidationError,
-} from '../common/errors';
+import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import {
   CreateStrategyTypeDto,
   StrategyParameterDto,
@@ -16,6 +9,7 @@ import {
 } from './dto/create-strategy-type.dto';
 import { StrategyTypeDto, StrategyTypeListDto } from './dto/strategy-type.dto';
 import { StrategyParameterDefinition, StrategyType } from './strategy-type.entity';
+import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 @Injectable()
 export class StrategyTypesService {
@@ -48,22 +42,12 @@ export class StrategyTypesService {
       builtIn: false,
       createdAt: new Date(),
     };
-    try {
-      await this.types.insert(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw NameExistsError.named('strategy type', dto.name);
-      throw error;
-    }
+    await rejectDuplicateName('strategy type', dto.name, () => this.types.insert(row));
     return this.map(row);
   }
 
   async update(name: string, dto: UpdateStrategyTypeDto): Promise<StrategyTypeDto> {
-    if (dto.name !== undefined && dto.name !== name) {
-      throw ValidationError.of(
-        '/body/name',
-        `name cannot be changed; if given it must equal the name in the path (${name})`,
-      );
-    }
+    assertSameAsPath('name', dto.name, name);
     const parameters = dto.parameters ? this.parameters(dto.parameters) : undefined;
     const type = await this.findOrFail(name);
     this.refuseBuiltIn(type, 'changed');

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
-import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { NotFoundError } from '../common/errors';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
 import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
 import { TagType } from './tag-type.entity';
+import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 @Injectable()
 export class TagTypesService {
@@ -33,22 +33,12 @@ export class TagTypesService {
       icon: dto.icon ?? null,
       createdAt: new Date(),
     };
-    try {
-      await this.tagTypes.insert(row);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw NameExistsError.named('tag type', dto.name);
-      throw error;
-    }
+    await rejectDuplicateName('tag type', dto.name, () => this.tagTypes.insert(row));
     return this.map(row);
   }
 
   async update(name: string, dto: UpdateTagTypeDto): Promise<TagTypeDto> {
-    if (dto.name !== undefined && dto.name !== name) {
-      throw ValidationError.of(
-        '/body/name',
-        `name cannot be changed; if given it must equal the name in the path (${name})`,
-      );
-    }
+    assertSameAsPath('name', dto.name, name);
     const tagType = await this.findOrFail(name);
     const changes: Partial<TagType> = {};
     if (dto.description !== undefined) changes.description = dto.description;
