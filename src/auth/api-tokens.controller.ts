@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ParseIdPipe } from '../common/parse-id.pipe';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiTokensService } from './api-tokens.service';
 import { CurrentPrincipal, RequirePermission } from './auth.decorators';
 import { ApiTokenCreatedDto, ApiTokenListDto } from './dto/api-token.dto';
@@ -13,11 +13,13 @@ export class ApiTokensController {
   constructor(private readonly tokens: ApiTokensService) {}
 
   @Get()
+  @ApiOkResponse({ type: ApiTokenListDto })
   list(): Promise<ApiTokenListDto> {
     return this.tokens.list();
   }
 
   @Post()
+  @ApiCreatedResponse({ type: ApiTokenCreatedDto })
   @RequirePermission('CREATE_API_TOKEN')
   create(
     @Body() dto: CreateApiTokenDto,
@@ -27,6 +29,7 @@ export class ApiTokensController {
   }
 
   @Delete(':id')
+  @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_API_TOKEN')
   remove(@Param('id', ParseIdPipe) id: number): Promise<void> {

@@ -1,5 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'apiTokenSchema' })
 export class ApiTokenDto {
   @ApiProperty() id: number;
   @ApiProperty() tokenName: string;
@@ -11,6 +12,7 @@ export class ApiTokenDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
+@ApiSchema({ name: 'apiTokenCreatedSchema' })
 export class ApiTokenCreatedDto extends ApiTokenDto {
   @ApiProperty({
     description: 'The token to send in the Authorization header; shown only in this response',
@@ -18,6 +20,7 @@ export class ApiTokenCreatedDto extends ApiTokenDto {
   secret: string;
 }
 
+@ApiSchema({ name: 'apiTokensSchema' })
 export class ApiTokenListDto {
   @ApiProperty({ type: [ApiTokenDto] }) tokens: ApiTokenDto[];
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -14,6 +14,7 @@ import {
 import { IsResourceName, NAME_PATTERN } from '../../common/validators';
 import { TOKEN_TYPES, TokenType } from '../permissions';
 
+@ApiSchema({ name: 'createApiTokenSchema' })
 export class CreateApiTokenDto {
   @ApiProperty()
   @IsString()

@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 import { IsResourceName } from '../../common/validators';
 import { Permission, PERMISSIONS } from '../permissions';
 
+@ApiSchema({ name: 'rolePermissionSchema' })
 export class PermissionGrantDto {
   @ApiProperty({ enum: PERMISSIONS })
   @IsIn(PERMISSIONS, { message: `name must be one of the known permissions` })
@@ -18,6 +19,7 @@ export class PermissionGrantDto {
   environment?: string | null;
 }
 
+@ApiSchema({ name: 'createRoleSchema' })
 export class CreateRoleDto {
   @ApiProperty()
   @IsString()
@@ -37,4 +39,5 @@ export class CreateRoleDto {
   permissions: PermissionGrantDto[];
 }
 
+@ApiSchema({ name: 'updateRoleSchema' })
 export class UpdateRoleDto extends PartialType(CreateRoleDto) {}

@@ -1,10 +1,12 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
+@ApiSchema({ name: 'roleGrantSchema' })
 export class RoleGrantDto {
   @ApiProperty() name: string;
   @ApiProperty({ nullable: true, type: String }) environment: string | null;
 }
 
+@ApiSchema({ name: 'roleSchema' })
 export class RoleDto {
   @ApiProperty() id: number;
   @ApiProperty() name: string;
@@ -13,6 +15,7 @@ export class RoleDto {
   @ApiProperty({ type: [RoleGrantDto] }) permissions: RoleGrantDto[];
 }
 
+@ApiSchema({ name: 'rolesSchema' })
 export class RoleListDto {
   @ApiProperty({ type: [RoleDto] }) roles: RoleDto[];
 }
