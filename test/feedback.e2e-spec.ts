@@ -249,6 +249,14 @@ describe('feedback', () => {
         ],
       ],
       [
+        'properties named like members of Object.prototype',
+        { category: 'c', toString: 'x', constructor: 1 },
+        [
+          { path: '/body/toString', message: 'toString is not an allowed property' },
+          { path: '/body/constructor', message: 'constructor is not an allowed property' },
+        ],
+      ],
+      [
         'several problems at once, one detail each',
         { userType: 5, difficultyScore: 'hard', positive: 1, areasForImprovement: [], extra: true },
         [
@@ -707,6 +715,12 @@ describe('feedback', () => {
       'positive',
       'userType',
     ]);
-    expect(doc.body.paths['/feedback'].post.responses['200']).toBeDefined();
+    const post = doc.body.paths['/feedback'].post;
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/provideFeedbackSchema',
+    });
+    expect(post.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/feedbackSchema',
+    });
   });
 });

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { FeedbackDto, FeedbackListDto, FeedbackSummaryDto } from './dto/feedback.dto';
 import { FeedbackSummaryQueryDto, ListFeedbackQueryDto } from './dto/list-feedback.dto';
 import { ProvideFeedbackDto } from './dto/provide-feedback.dto';
 import { FeedbackService } from './feedback.service';
+import { FeedbackBody } from './provide-feedback.pipe';
 
 @ApiTags('Feedback')
 @Controller()
@@ -14,8 +15,9 @@ export class FeedbackController {
   /** Any admin-API token may submit feedback; the seed answers 200, not 201. */
   @Post('feedback')
   @HttpCode(200)
+  @ApiBody({ type: ProvideFeedbackDto })
   @ApiOkResponse({ type: FeedbackDto })
-  provide(@Body() dto: ProvideFeedbackDto): Promise<FeedbackDto> {
+  provide(@FeedbackBody() dto: ProvideFeedbackDto): Promise<FeedbackDto> {
     return this.feedback.provide(dto);
   }
 
