@@ -1,20 +1,26 @@
 /**
- * Benchmark of POST /feedback: `npm run bench:feedback`.
+ * Benchmark of POST /feedback: `npm run bench:feedback`. How to read it: docs/benchmarks.md.
  *
- * The app is built with createApp() (exactly what main.ts runs) in a child process, so that the
- * load generator and the server do not share one event loop. Against it, autocannon posts
- * feedback through our route and through a bare route that inserts the same row with the same
- * repository but without Nest's routing, guard, pipe, filter and controller. The bare route is
- * added by this file, to this process's app only; it exists in no production code path. Both
- * routes still pass Fastify's global hooks (helmet headers, request id, request log line).
+ * The app is built with createApp() (what main.ts runs) in a child process, so that the load
+ * generator and the server do not share one event loop. Against it, autocannon posts feedback
+ * through our route and through a bare route that inserts the same row through the same
+ * repository without Nest's routing, guard, pipes and controller. The bare route is added by
+ * this file to the app it starts; it exists in no production code path. Both routes still pass
+ * Fastify's global hooks (helmet headers, request id, the request log line).
+ *
+ * Each route gets BENCH_DURATION seconds of load in two halves, in the order ours, bare, bare,
+ * ours, so that a change in what else the machine does weighs on both alike. Besides requests/s
+ * and latency, the server's own CPU time per request is reported: it depends far less on the
+ * machine's other load than throughput does.
  *
  * Environment:
- *   BENCH_DATABASE_URL   also run on this MySQL/MariaDB database, dropped and recreated first
- *                        (e.g. mariadb://root@127.0.0.1:3306/flagkeeper_bench)
- *   BENCH_LOG_LEVEL      the server's LOG_LEVEL (default info: one JSON line per request)
- *   BENCH_DURATION       seconds per measured run (default 10)
- *   BENCH_CONNECTIONS    concurrent connections (default 50)
- *   BENCH_ONLY           sqlite or mysql: run on that database only
+ *   BENCH_DATABASE_URL     also run on this MySQL/MariaDB database, dropped and recreated first
+ *                          (e.g. mariadb://root@127.0.0.1:3306/flagkeeper_bench)
+ *   BENCH_LOG_LEVEL        the server's LOG_LEVEL (default info: one JSON line per request)
+ *   BENCH_DURATION         seconds of load per route (default 10)
+ *   BENCH_CONNECTIONS      concurrent connections (default 50)
+ *   BENCH_ONLY             sqlite or mysql: run on that database only
+ *   BENCH_CPU_PROFILE_DIR  write a V8 CPU profile of the server there (node --cpu-prof)
  *
  * Exit status 1 when fewer rows are stored than POSTs were acknowledged, or when a measured run
  * had errors or non-2xx answers. Missed throughput targets are reported, not failed: the figures
@@ -128,6 +134,8 @@ async function runServer(databaseUrl: string): Promise<void> {
   const reply = (message: ServerMessage) => process.send?.(message);
   reply({ type: 'ready', port, rssKb: Math.round(process.memoryUsage().rss / 1024) });
 
+  // Should the benchmark itself die, the server must not linger.
+  process.on('disconnect', () => process.exit(1));
   process.on('message', (message: { type: 'cpu' | 'stop' }) => {
     if (message.type === 'cpu') {
       const { user, system } = process.cpuUsage();
@@ -303,7 +311,10 @@ class Server {
   async stop(): Promise<Extract<ServerMessage, { type: 'stats' }>> {
     this.child.removeAllListeners('exit');
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    const stats = await this.ask('stop', 'stats');
+    const stats = await Promise.race([
+      this.ask('stop', 'stats'),
+      exited.then(() => Promise.reject(new Error('the server exited before reporting'))),
+    ]);
     await exited;
     return stats;
   }
