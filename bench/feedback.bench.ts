@@ -8,16 +8,17 @@
  * this file to the app it starts; it exists in no production code path. Both routes still pass
  * Fastify's global hooks (helmet headers, request id, the request log line).
  *
- * Each route gets BENCH_DURATION seconds of load in two halves, in the order ours, bare, bare,
- * ours, so that a change in what else the machine does weighs on both alike. Besides requests/s
- * and latency, the server's own CPU time per request is reported: it depends far less on the
- * machine's other load than throughput does.
+ * Each route gets BENCH_DURATION seconds of load, cut into BENCH_SLICES slices that alternate
+ * between the routes (ours, bare, bare, ours, ours, bare, …), so that whatever else the machine
+ * does weighs on both alike. Besides requests/s and latency, the server's own CPU time per
+ * request is reported: it depends far less on the machine's other load than throughput does.
  *
  * Environment:
  *   BENCH_DATABASE_URL     also run on this MySQL/MariaDB database, dropped and recreated first
  *                          (e.g. mariadb://root@127.0.0.1:3306/flagkeeper_bench)
  *   BENCH_LOG_LEVEL        the server's LOG_LEVEL (default info: one JSON line per request)
  *   BENCH_DURATION         seconds of load per route (default 10)
+ *   BENCH_SLICES           slices per route (default 5)
  *   BENCH_CONNECTIONS      concurrent connections (default 50)
  *   BENCH_ONLY             sqlite or mysql: run on that database only
  *   BENCH_CPU_PROFILE_DIR  write a V8 CPU profile of the server there (node --cpu-prof)
@@ -36,6 +37,7 @@ import type { Logger as TypeOrmLogger } from 'typeorm';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const WARMUP_SECONDS = 3;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 /** The admin token of one benchmark; the parent makes it and hands it to the server it starts. */
@@ -324,7 +326,7 @@ interface Route {
   label: string;
   path: string;
   category: string;
-  halves: AutocannonResult[];
+  slices: AutocannonResult[];
   cpuMicros: number;
 }
 
@@ -349,18 +351,18 @@ interface Figures {
   non2xx: number;
   errors: number;
   cpuPerRequest: number;
-  halves: number[];
+  slices: number[];
 }
 
 function figures(route: Route, port: number): Figures {
-  const all = autocannon.aggregateResult(route.halves, {
+  const all = autocannon.aggregateResult(route.slices, {
     url: `http://127.0.0.1:${port}${route.path}`,
     connections: CONNECTIONS,
   });
   const rate = (r: AutocannonResult) => r.totalCompletedRequests / r.duration;
-  const seconds = route.halves.reduce((sum, r) => sum + r.duration, 0);
+  const seconds = route.slices.reduce((sum, r) => sum + r.duration, 0);
   return {
-    rps: route.halves.reduce((sum, r) => sum + r.totalCompletedRequests, 0) / seconds,
+    rps: route.slices.reduce((sum, r) => sum + r.totalCompletedRequests, 0) / seconds,
     p50: all.latency.p50,
     p99: all.latency.p99,
     max: all.latency.max,
@@ -368,7 +370,7 @@ function figures(route: Route, port: number): Figures {
     non2xx: all.non2xx,
     errors: all.errors + all.timeouts,
     cpuPerRequest: route.cpuMicros / Math.max(1, all['2xx']),
-    halves: route.halves.map(rate),
+    slices: route.slices.map(rate),
   };
 }
 
@@ -378,7 +380,7 @@ const fmt = (n: number, digits = 0) =>
 const COLUMNS: Array<[string, number]> = [
   ['route', 30],
   ['req/s', 7],
-  ['(halves)', 13],
+  ['(slices min–max)', 17],
   ['p50 ms', 7],
   ['p99 ms', 7],
   ['max ms', 7],
@@ -407,14 +409,14 @@ async function benchmark(target: Target): Promise<boolean> {
     label: 'POST /feedback (ours)',
     path: '/feedback',
     category: 'bench-api',
-    halves: [],
+    slices: [],
     cpuMicros: 0,
   };
   const bare: Route = {
     label: `POST ${BARE_PATH}`,
     path: BARE_PATH,
     category: 'bench-bare',
-    halves: [],
+    slices: [],
     cpuMicros: 0,
   };
 
@@ -424,18 +426,19 @@ async function benchmark(target: Target): Promise<boolean> {
     acknowledge(category, await load(server.port, route.path, category, WARMUP_SECONDS));
   }
 
-  // Each route gets DURATION seconds in two halves, in the order ours, bare, bare, ours, so that
-  // a drift in the machine's load or the table's size weighs on both alike.
   console.log(
     `load average before the measured runs: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  for (const route of [ours, bare, bare, ours]) {
+  const order = Array.from({ length: SLICES }, (_, i) =>
+    i % 2 === 0 ? [ours, bare] : [bare, ours],
+  );
+  for (const route of order.flat()) {
     const before = await server.cpuMicros();
-    const result = await load(server.port, route.path, route.category, DURATION / 2);
+    const result = await load(server.port, route.path, route.category, DURATION / SLICES);
     route.cpuMicros += (await server.cpuMicros()) - before;
-    route.halves.push(result);
+    route.slices.push(result);
     acknowledge(route.category, result);
   }
   const loadAfter = loadavg();
@@ -458,7 +461,7 @@ async function benchmark(target: Target): Promise<boolean> {
       line([
         route.label,
         fmt(f.rps),
-        f.halves.map((h) => fmt(h)).join(' / '),
+        `${fmt(Math.min(...f.slices))}–${fmt(Math.max(...f.slices))}`,
         fmt(f.p50),
         fmt(f.p99),
         fmt(f.max),
@@ -520,7 +523,7 @@ async function benchmark(target: Target): Promise<boolean> {
 
 async function main(): Promise<void> {
   console.log(
-    `Feedback benchmark: ${CONNECTIONS} connections, ${DURATION} s per route (two halves, after a ` +
+    `Feedback benchmark: ${CONNECTIONS} connections, ${DURATION} s per route (${SLICES} slices, after a ` +
       `${WARMUP_SECONDS} s warm-up), server LOG_LEVEL=${LOG_LEVEL}` +
       (LOG_LEVEL === 'info' ? ' (one JSON request line per request, written to a file)' : ''),
   );
