@@ -1,0 +1,65 @@
+import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ErrorDetail, ValidationError } from '../common/errors';
+import { RequestValidationPipe } from '../common/validation.pipe';
+import {
+  isPlainlyValidFeedback,
+  ProvideFeedbackDto,
+  unknownFields,
+} from './dto/provide-feedback.dto';
+
+const BODY = { type: 'body', metatype: ProvideFeedbackDto, data: undefined } as const;
+
+/**
+ * Validates the body of POST /feedback, the hot path of this service. The global pipe
+ * (class-transformer and class-validator) was measured at about 60 µs of CPU per request, a
+ * quarter of what the bare INSERT and HTTP handling cost; a body that plainly satisfies every
+ * rule of ProvideFeedbackDto is accepted after a direct check of its five fields instead. Every
+ * other body goes through that same global pipe, which decides and words the 400, so the rules
+ * and the error details keep one source.
+ */
+@Injectable()
+export class ProvideFeedbackPipe implements PipeTransform {
+  private readonly validation = new RequestValidationPipe();
+
+  async transform(value: unknown): Promise<ProvideFeedbackDto> {
+    if (isPlainlyValidFeedback(value)) return value;
+    // Taken first: the global pipe may change the value (it deletes an own `constructor`).
+    const unknown = unknownFields(value);
+    let failure: ValidationError | undefined;
+    let dto: ProvideFeedbackDto | undefined;
+    try {
+      dto = (await this.validation.transform(value, BODY)) as ProvideFeedbackDto;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      failure = error;
+    }
+    // The global pipe does not see a property named like a member of Object.prototype
+    // (toString, constructor, …): class-transformer skips it. It is unknown all the same.
+    const reported = new Set(failure?.details?.map((detail) => detail.path));
+    const missed = unknown
+      .map((key) => ({ path: `/body/${key}`, message: `${key} is not an allowed property` }))
+      .filter((detail) => !reported.has(detail.path));
+    if (missed.length > 0) {
+      const details = [...missed, ...(failure?.details ?? [])];
+      throw new ValidationError(summary(details), details);
+    }
+    if (failure) throw failure;
+    return dto as ProvideFeedbackDto;
+  }
+}
+
+function summary(details: ErrorDetail[]): string {
+  return `Request validation failed: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`;
+}
+
+const requestBody = createParamDecorator(
+  (_data: unknown, context: ExecutionContext) =>
+    context.switchToHttp().getRequest<FastifyRequest>().body,
+);
+
+/**
+ * The request body, validated by ProvideFeedbackPipe. A custom parameter decorator, because the
+ * global pipe validates a @Body() parameter before a pipe of the route could take it over.
+ */
+export const FeedbackBody = () => requestBody(ProvideFeedbackPipe);
