@@ -57,6 +57,14 @@ export async function createApp(
     void reply.header('x-request-id', request.id);
     done();
   });
+  // A client that hangs up before the answer still gets its line (the work may have been done).
+  fastify.addHook('onRequestAbort', (request, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, aborted: true },
+      'request aborted by the client',
+    );
+    done();
+  });
   fastify.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {

@@ -91,6 +91,20 @@ describe('authentication and permissions', () => {
     ).not.toHaveProperty('secret');
   });
 
+  it('looks a token up once however many requests miss the cache together', async () => {
+    const created = await t.admin
+      .post('/api/admin/api-tokens', { tokenName: 'burst', type: 'admin' })
+      .expect(201);
+    const { result, statements } = await t.sql.measure(() =>
+      Promise.all(
+        Array.from({ length: 20 }, () => t.as(created.body.secret).get('/api/admin/api-tokens')),
+      ),
+    );
+    expect(result.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const lookups = statements.filter((sql) => /secret_hash.?\s*=\s*\?/i.test(sql));
+    expect(lookups).toHaveLength(1);
+  });
+
   it('stops accepting a revoked token at once', async () => {
     const created = await t.admin
       .post('/api/admin/api-tokens', { tokenName: 'temp', type: 'admin' })

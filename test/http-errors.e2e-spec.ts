@@ -34,6 +34,15 @@ describe('error records of contract §2', () => {
     expect(record.message).toContain('/body/name');
   });
 
+  it('400 for body properties named like members of Object.prototype', async () => {
+    const res = await t.admin
+      .post('/api/admin/roles')
+      .set('content-type', 'application/json')
+      .send('{"name":"r","permissions":[],"toString":"x","valueOf":1}');
+    const record = expectErrorRecord(res, 400, 'ValidationError');
+    expect(record.details?.map((d) => d.path).sort()).toEqual(['/body/toString', '/body/valueOf']);
+  });
+
   it('400 ValidationError for a body that is not JSON', async () => {
     const res = await t.admin
       .post('/api/admin/roles')

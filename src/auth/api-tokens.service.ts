@@ -27,6 +27,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
    * process that revoked; other replicas see it within TOKEN_CACHE_TTL_MS.
    */
   private readonly cache = new Map<string, CacheEntry>();
+  private readonly loading = new Map<string, Promise<Principal | null>>();
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
@@ -48,9 +49,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     if (cached && cached.until > now) {
       principal = cached.principal;
     } else {
-      principal = await this.loadPrincipal(hash);
-      if (principal) this.cache.set(hash, { principal, until: now + TOKEN_CACHE_TTL_MS });
-      else this.cache.delete(hash);
+      principal = await this.loadOnce(hash);
     }
     if (principal?.expiresAt && principal.expiresAt.getTime() <= now) return null;
     return principal;
@@ -95,6 +94,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     if (!row) throw NotFoundError.named('API token', id, 'id');
     await this.tokens.delete({ id });
     this.cache.delete(row.secretHash);
+    this.loading.delete(row.secretHash);
   }
 
   /** Creates the configured admin tokens, or prints a new one when no admin token exists at all. */
@@ -152,6 +152,28 @@ export class ApiTokensService implements OnApplicationBootstrap {
       ].join('\n') + '\n',
     );
     this.logger.log('Created the initial admin API token (printed to stdout once)');
+  }
+
+  /**
+   * Loads a token, sharing one query among the requests that miss the cache at the same moment
+   * (when an entry expires under load, every request in flight would otherwise look it up).
+   */
+  private loadOnce(hash: string): Promise<Principal | null> {
+    const inFlight = this.loading.get(hash);
+    if (inFlight) return inFlight;
+    const pending: Promise<Principal | null> = this.loadPrincipal(hash)
+      .then((principal) => {
+        // A revocation while the query ran removed this load: its answer must not be cached.
+        if (this.loading.get(hash) === pending && principal) {
+          this.cache.set(hash, { principal, until: Date.now() + TOKEN_CACHE_TTL_MS });
+        }
+        return principal;
+      })
+      .finally(() => {
+        if (this.loading.get(hash) === pending) this.loading.delete(hash);
+      });
+    this.loading.set(hash, pending);
+    return pending;
   }
 
   private async loadPrincipal(hash: string): Promise<Principal | null> {

@@ -63,15 +63,31 @@ export class RequestValidationPipe extends ValidationPipe {
     ) {
       throw ValidationError.of('/body', 'The body must be a JSON object');
     }
+    const where = metadata.type === 'custom' ? 'body' : metadata.type;
+    // class-transformer skips properties named like members of Object.prototype (toString,
+    // constructor, …), so forbidNonWhitelisted never sees them; they are unknown all the same.
+    const prototypeNamed =
+      isDto && typeof value === 'object' && value !== null
+        ? Object.keys(value).filter((key) => key in Object.prototype)
+        : [];
+    let details: ErrorDetail[] = [];
+    let result: unknown;
     try {
-      return await super.transform(value, metadata);
+      result = await super.transform(value, metadata);
     } catch (error) {
       if (!(error instanceof RawValidationFailure)) throw error;
-      const where = metadata.type === 'custom' ? 'body' : metadata.type;
-      const prefix = metadata.type === 'param' && metadata.data ? `/param` : `/${where}`;
-      const details = toDetails(error.errors, prefix);
+      details = toDetails(error.errors, `/${where}`);
+    }
+    for (const key of prototypeNamed) {
+      const path = `/${where}/${key}`;
+      if (!details.some((d) => d.path === path)) {
+        details.unshift({ path, message: `${key} is not an allowed property` });
+      }
+    }
+    if (details.length > 0) {
       const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
       throw new ValidationError(`Request validation failed: ${summary}`, details);
     }
+    return result;
   }
 }

@@ -1,11 +1,7 @@
 import 'reflect-metadata';
 import { ValidationError } from '../common/errors';
 import { RequestValidationPipe } from '../common/validation.pipe';
-import {
-  isPlainlyValidFeedback,
-  ProvideFeedbackDto,
-  unknownFields,
-} from './dto/provide-feedback.dto';
+import { isPlainlyValidFeedback, ProvideFeedbackDto } from './dto/provide-feedback.dto';
 import { ProvideFeedbackPipe } from './provide-feedback.pipe';
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -120,9 +116,7 @@ describe('the validation of a feedback body', () => {
       // accepts, so every valid body takes the quick path.
       if (quick && !global) throw new Error(`the quick check accepts ${shown}`);
       if (ours !== quick) throw new Error(`the pipe ${ours ? 'accepts' : 'rejects'} ${shown}`);
-      // The one place where the global pipe is looser: see ProvideFeedbackPipe.
-      if (global && !quick && unknownFields(body).every((key) => !(key in Object.prototype)))
-        throw new Error(`the quick check rejects the valid ${shown}`);
+      if (global && !quick) throw new Error(`the quick check rejects the valid ${shown}`);
       if (quick) accepted += 1;
     }
     // Both outcomes must be well represented for the comparison to mean something.
@@ -154,15 +148,18 @@ describe('the validation of a feedback body', () => {
     }
   });
 
-  it('rejects the properties named like members of Object.prototype that the global pipe drops', async () => {
+  it('rejects the properties named like members of Object.prototype, like the global pipe', async () => {
     for (const key of ['toString', 'constructor', 'valueOf', 'hasOwnProperty']) {
       const body = JSON.parse(`{"category":"x","${key}":1}`);
-      await expect(global.transform(structuredClone(body), BODY)).resolves.toBeDefined();
-      const error = await ours.transform(body).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).details).toEqual([
-        { path: `/body/${key}`, message: `${key} is not an allowed property` },
-      ]);
+      const expected = [{ path: `/body/${key}`, message: `${key} is not an allowed property` }];
+      for (const pipe of [
+        () => global.transform(structuredClone(body), BODY),
+        () => ours.transform(body),
+      ]) {
+        const error = await pipe().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).details).toEqual(expected);
+      }
     }
     const both = await ours
       .transform(JSON.parse('{"category":"","toString":1,"rating":2}'))

@@ -1,12 +1,7 @@
 import { createParamDecorator, ExecutionContext, Injectable, PipeTransform } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ErrorDetail, ValidationError } from '../common/errors';
 import { RequestValidationPipe } from '../common/validation.pipe';
-import {
-  isPlainlyValidFeedback,
-  ProvideFeedbackDto,
-  unknownFields,
-} from './dto/provide-feedback.dto';
+import { isPlainlyValidFeedback, ProvideFeedbackDto } from './dto/provide-feedback.dto';
 
 const BODY = { type: 'body', metatype: ProvideFeedbackDto, data: undefined } as const;
 
@@ -24,33 +19,8 @@ export class ProvideFeedbackPipe implements PipeTransform {
 
   async transform(value: unknown): Promise<ProvideFeedbackDto> {
     if (isPlainlyValidFeedback(value)) return value;
-    // Taken first: the global pipe may change the value (it deletes an own `constructor`).
-    const unknown = unknownFields(value);
-    let failure: ValidationError | undefined;
-    let dto: ProvideFeedbackDto | undefined;
-    try {
-      dto = (await this.validation.transform(value, BODY)) as ProvideFeedbackDto;
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      failure = error;
-    }
-    // The global pipe does not see a property named like a member of Object.prototype
-    // (toString, constructor, …): class-transformer skips it. It is unknown all the same.
-    const reported = new Set(failure?.details?.map((detail) => detail.path));
-    const missed = unknown
-      .map((key) => ({ path: `/body/${key}`, message: `${key} is not an allowed property` }))
-      .filter((detail) => !reported.has(detail.path));
-    if (missed.length > 0) {
-      const details = [...missed, ...(failure?.details ?? [])];
-      throw new ValidationError(summary(details), details);
-    }
-    if (failure) throw failure;
-    return dto as ProvideFeedbackDto;
+    return (await this.validation.transform(value, BODY)) as ProvideFeedbackDto;
   }
-}
-
-function summary(details: ErrorDetail[]): string {
-  return `Request validation failed: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`;
 }
 
 const requestBody = createParamDecorator(

@@ -64,12 +64,6 @@ const FEEDBACK_FIELDS = new Set([
   'areasForImprovement',
 ]);
 
-/** The properties of a body object that ProvideFeedbackDto does not declare. */
-export function unknownFields(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.keys(value).filter((key) => !FEEDBACK_FIELDS.has(key));
-}
-
 function isOptionalText(value: unknown, max: number): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value !== 'string') return false;
