@@ -1,0 +1,70 @@
+import { ValidationError } from '../common/errors';
+import type { ExportQueryDto } from './dto/export-query.dto';
+
+/** Which features an export selects: the first rule of contract §6 that applies. */
+export type ExportSelection =
+  | { rule: 'tag'; tag: string }
+  | { rule: 'names'; names: string[] }
+  | { rule: 'project'; projectId: string }
+  | { rule: 'all' };
+
+/**
+ * tag → non-empty features → project → `features: []` alone. A selector below the rule that
+ * applies is ignored (so an unknown project next to a tag is no error).
+ */
+export function selectionOf(query: ExportQueryDto): ExportSelection {
+  if (query.tag !== undefined) return { rule: 'tag', tag: query.tag };
+  if (query.features !== undefined && query.features.length > 0) {
+    return { rule: 'names', names: [...new Set(query.features)] };
+  }
+  if (query.project !== undefined) return { rule: 'project', projectId: query.project };
+  if (query.features !== undefined) return { rule: 'all' };
+  throw ValidationError.of(
+    '/body',
+    'One of features, tag or project is required to select the features to export',
+  );
+}
+
+export type Dialect = 'sqlite' | 'mysql';
+
+/**
+ * A sub-select yielding the strings of a JSON array bound as ONE parameter, so that a list of
+ * any length costs one placeholder (SQLite allows 32,766, MySQL 65,535) and one statement. The
+ * MySQL column is utf8mb4_bin like the name columns, so that it compares byte-wise; values are
+ * at most 100 characters (the DTO and the name columns say so), so nothing is truncated.
+ */
+export function jsonStrings(dialect: Dialect): string {
+  return dialect === 'mysql'
+    ? `SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$')) jt`
+    : `SELECT value FROM json_each(?)`;
+}
+
+/**
+ * The selection as a condition on `features f`, with its parameters. Every per-table read of
+ * the export repeats it as a sub-select, so that no read needs the list of selected names and
+ * the number of statements stays the same for 10 or 10,000 features.
+ */
+export function featureCondition(
+  selection: ExportSelection,
+  dialect: Dialect,
+): { sql: string; params: unknown[] } {
+  switch (selection.rule) {
+    case 'tag':
+      return {
+        sql: 'f.name IN (SELECT ft.feature_name FROM feature_tags ft WHERE ft.tag_value = ?)',
+        params: [selection.tag],
+      };
+    case 'names':
+      return {
+        sql: `f.name IN (${jsonStrings(dialect)})`,
+        params: [JSON.stringify(selection.names)],
+      };
+    case 'project':
+      return {
+        sql: 'f.project_id = ? AND f.archived_at IS NULL',
+        params: [selection.projectId],
+      };
+    case 'all':
+      return { sql: 'f.archived_at IS NULL', params: [] };
+  }
+}
