@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
@@ -26,6 +27,7 @@ import {
   featureCondition,
   jsonStrings,
   selectionOf,
+  selectionTableDdl,
 } from './export-selection';
 
 /** Stickiness values that are not context fields. */
@@ -57,10 +59,11 @@ function emptyDocument(): ExportResultDto {
 
 /**
  * The export of contract §6. One read transaction (one snapshot), and a fixed number of
- * statements whatever the number of features: the selection is a condition on `features`
- * repeated as a sub-select in each per-table read, never a list of selected names. Rows are
- * read raw (no entity hydration), each JSON column is parsed once while its row is mapped, and
- * every list is sorted in JS in UTF-8 byte order so that both databases give the same bytes.
+ * statements whatever the number of features: the selected names are written once into a
+ * temporary table (one INSERT ... SELECT), and each table is then read with one statement that
+ * joins it; no statement carries a list of selected names. Rows are read raw (no entity
+ * hydration), each JSON column is parsed once while its row is mapped, and every list is sorted
+ * in JS in UTF-8 byte order so that both databases give the same bytes.
  */
 @Injectable()
 export class ExportService {
@@ -88,7 +91,7 @@ export class ExportService {
     environment: string,
     selection: ExportSelection,
   ): Promise<ExportResultDto> {
-    const q = <T>(sql: string, params: unknown[]): Promise<T[]> => manager.query(sql, params);
+    const q = <T>(sql: string, params: unknown[] = []): Promise<T[]> => manager.query(sql, params);
 
     const [env] = await q(`SELECT name FROM environments WHERE name = ?`, [environment]);
     if (!env) throw NotFoundError.named('environment', environment);
@@ -97,15 +100,37 @@ export class ExportService {
       if (!project) throw NotFoundError.named('project', selection.projectId, 'id');
     }
 
-    const condition = featureCondition(selection, this.dialect);
-    const selected = `SELECT f.name FROM features f WHERE ${condition.sql}`;
-    const document = emptyDocument();
+    const table = `export_selection_${randomBytes(8).toString('hex')}`;
+    const ddl = selectionTableDdl(this.dialect, table);
+    await q(ddl.create);
+    let document: ExportResultDto;
+    try {
+      const condition = featureCondition(selection, this.dialect);
+      await q(
+        `INSERT INTO ${table} (name) SELECT f.name FROM features f WHERE ${condition.sql}`,
+        condition.params,
+      );
+      document = await this.readSelected(q, table, environment);
+    } catch (error) {
+      // The original error matters; the table dies with the connection or its rollback anyway.
+      await q(ddl.drop).catch(() => undefined);
+      throw error;
+    }
+    await q(ddl.drop);
+    return document;
+  }
 
+  /** The reads proper: one statement per table, each joining the selection table. */
+  private async readSelected(
+    q: <T>(sql: string, params?: unknown[]) => Promise<T[]>,
+    table: string,
+    environment: string,
+  ): Promise<ExportResultDto> {
+    const document = emptyDocument();
     document.features = (
       await q<FeatureRow>(
         `SELECT f.name, f.description, f.type, f.project_id, f.stale, f.impression_data, f.archived_at
-           FROM features f WHERE ${condition.sql}`,
-        condition.params,
+           FROM ${table} sel JOIN features f ON f.name = sel.name`,
       )
     ).map(toFeature);
     if (document.features.length === 0) return document;
@@ -114,9 +139,10 @@ export class ExportService {
     const contextNames = new Set<string>();
     document.featureEnvironments = (
       await q<FeatureEnvironmentRow>(
-        `SELECT fe.feature_name, fe.enabled, fe.variants FROM feature_environments fe
-          WHERE fe.environment_name = ? AND fe.feature_name IN (${selected})`,
-        [environment, ...condition.params],
+        `SELECT fe.feature_name, fe.enabled, fe.variants
+           FROM ${table} sel JOIN feature_environments fe ON fe.feature_name = sel.name
+          WHERE fe.environment_name = ?`,
+        [environment],
       )
     ).map((row) => toFeatureEnvironment(row, environment, contextNames));
     document.featureEnvironments.sort((a, b) => compareBytes(a.featureName, b.featureName));
@@ -125,9 +151,9 @@ export class ExportService {
       await q<StrategyRow>(
         `SELECT fs.id, fs.feature_name, fs.strategy_name, fs.title, fs.parameters, fs.constraints,
                 fs.variants, fs.sort_order, fs.disabled
-           FROM feature_strategies fs
-          WHERE fs.environment_name = ? AND fs.feature_name IN (${selected})`,
-        [environment, ...condition.params],
+           FROM ${table} sel JOIN feature_strategies fs ON fs.feature_name = sel.name
+          WHERE fs.environment_name = ?`,
+        [environment],
       )
     ).map((row) => toStrategy(row, contextNames));
     document.featureStrategies.sort(
@@ -140,11 +166,12 @@ export class ExportService {
     if (document.featureStrategies.length > 0) {
       const links = await q<SegmentLinkRow>(
         `SELECT fss.strategy_id, s.id, s.name
-           FROM feature_strategy_segments fss
-           JOIN feature_strategies fs ON fs.id = fss.strategy_id
+           FROM ${table} sel
+           JOIN feature_strategies fs ON fs.feature_name = sel.name
+           JOIN feature_strategy_segments fss ON fss.strategy_id = fs.id
            JOIN segments s ON s.id = fss.segment_id
-          WHERE fs.environment_name = ? AND fs.feature_name IN (${selected})`,
-        [environment, ...condition.params],
+          WHERE fs.environment_name = ?`,
+        [environment],
       );
       document.segments = attachSegments(document.featureStrategies, links);
     }
@@ -152,8 +179,7 @@ export class ExportService {
     document.featureTags = (
       await q<TagRow>(
         `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id
-           FROM feature_tags ft WHERE ft.feature_name IN (${selected})`,
-        condition.params,
+           FROM ${table} sel JOIN feature_tags ft ON ft.feature_name = sel.name`,
       )
     ).map(toFeatureTag);
     document.featureTags.sort(
@@ -163,6 +189,8 @@ export class ExportService {
         compareBytes(a.tagValue, b.tagValue),
     );
 
+    // Tag types and context fields are few (definitions, not per-feature data): their names go
+    // as one JSON parameter.
     const tagTypeNames = [...new Set(document.featureTags.map((tag) => tag.tagType))];
     if (tagTypeNames.length > 0) {
       document.tagTypes = (
@@ -191,9 +219,8 @@ export class ExportService {
 
     document.dependencies = toDependencies(
       await q<DependencyRow>(
-        `SELECT d.child, d.parent, d.enabled, d.variants FROM feature_dependencies d
-          WHERE d.child IN (${selected})`,
-        condition.params,
+        `SELECT d.child, d.parent, d.enabled, d.variants
+           FROM ${table} sel JOIN feature_dependencies d ON d.child = sel.name`,
       ),
     );
     return document;
