@@ -225,21 +225,38 @@ describe('export: requests', () => {
       const patterns = [
         /^SELECT name FROM environments /,
         /^SELECT id FROM projects /,
-        /^CREATE TEMP(ORARY)? TABLE export_selection_[0-9a-f]{16} /,
-        /^INSERT INTO export_selection_\w+ \(name\) SELECT f\.name FROM features f WHERE /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN features f /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN feature_environments fe /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN feature_strategies fs /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN feature_strategies fs .*JOIN segments s /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN feature_tags ft /,
+        /^SELECT f\.name, .* FROM features f WHERE f\.project_id = \? AND f\.archived_at IS NULL$/,
+        /^DROP (TEMPORARY )?TABLE IF EXISTS (temp\.)?export_selection$/,
+        /^CREATE TEMP(ORARY)? TABLE export_selection /,
+        /^INSERT INTO export_selection \(name\) SELECT \w+\.?\w* FROM (json_each|JSON_TABLE)\(\?/,
+        /^SELECT .* FROM export_selection sel JOIN feature_environments fe /,
+        /^SELECT .* FROM export_selection sel JOIN feature_strategies fs /,
+        /^SELECT .* FROM export_selection sel JOIN feature_strategies fs .*JOIN segments s /,
+        /^SELECT .* FROM export_selection sel JOIN feature_tags ft /,
         /^SELECT .* FROM tag_types /,
         /^SELECT .* FROM context_fields /,
-        /^SELECT .* FROM export_selection_\w+ sel JOIN feature_dependencies d /,
-        /^DROP (TEMPORARY )?TABLE IF EXISTS (temp\.)?export_selection_\w+$/,
+        /^SELECT .* FROM export_selection sel JOIN feature_dependencies d /,
+        /^DROP (TEMPORARY )?TABLE IF EXISTS (temp\.)?export_selection$/,
         /^COMMIT$/,
       ];
       expect(inside).toHaveLength(patterns.length);
       inside.forEach((sql, i) => expect(sql).toMatch(patterns[i]));
+    });
+
+    it('concurrent exports each see their own selection (one temporary table per connection)', async () => {
+      const bodies = Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? { environment: 'development', project: 'large' }
+          : { environment: 'development', features: ['small-000001', 'small-000002'] },
+      );
+      const documents = await Promise.all(bodies.map((body) => exportOf(t, body)));
+      expect(documents.map((document) => document.features.length)).toEqual([
+        1000, 2, 1000, 2, 1000, 2,
+      ]);
+      // and the connection is clean afterwards
+      expect(
+        (await exportOf(t, { environment: 'development', tag: 'small' })).features,
+      ).toHaveLength(10);
     });
 
     it.each([

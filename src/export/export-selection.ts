@@ -40,8 +40,8 @@ export function jsonStrings(dialect: Dialect): string {
 }
 
 /**
- * The selection as a condition on `features f`, with its parameters. It is evaluated once, to
- * fill the selection table; the per-table reads join that table and never see a list of names.
+ * The selection as a condition on `features f`, with its parameters. It is evaluated once, by
+ * the features query; the other reads join the selection table filled from its result.
  */
 export function featureCondition(
   selection: ExportSelection,
@@ -68,27 +68,28 @@ export function featureCondition(
   }
 }
 
+/** The temporary table that holds the names of the selected features during one export. */
+export const SELECTION_TABLE = 'export_selection';
+
 /**
- * A temporary table holding the names of the selected features, with a primary key: every read
- * joins it by equality, so each plan is an index lookup per row whatever the optimizer guesses.
- * (MariaDB estimates a JSON_TABLE at 40 rows and, given a small table such as segments to start
- * from, nested it as the inner side of a block-nested-loop join: 21 s for 2,000 strategies and a
- * list of 66,000 names. It also parsed the JSON again in every statement.) Temporary tables
- * belong to the connection (MySQL) or to the connection's temp schema (SQLite), so concurrent
- * exports cannot see each other's; the name is still unique so that a table left behind by a
- * failed export can never collide.
+ * DDL of the selection table: the names of the selected features, with a primary key, so that
+ * every read joins it by equality and each plan is an index lookup per row, whatever the
+ * optimizer guesses. (MariaDB estimates a JSON_TABLE at 40 rows and, given a small table such as
+ * segments to start from, nested it as the inner side of a block-nested-loop join: 21 s for
+ * 2,000 strategies and a list of 66,000 names; it also parsed the JSON again in each statement.)
+ * A temporary table belongs to its connection (MySQL) or to the connection's temp schema
+ * (SQLite, whose transactions are serialised), so concurrent exports never share one. The name
+ * is fixed so that the statements stay the same and TypeORM's statement cache (SQLite) is not
+ * flooded with one-off texts.
  */
-export function selectionTableDdl(
-  dialect: Dialect,
-  table: string,
-): { create: string; drop: string } {
+export function selectionTableDdl(dialect: Dialect): { create: string; drop: string } {
   return dialect === 'mysql'
     ? {
-        create: `CREATE TEMPORARY TABLE ${table} (name VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY)`,
-        drop: `DROP TEMPORARY TABLE IF EXISTS ${table}`,
+        create: `CREATE TEMPORARY TABLE ${SELECTION_TABLE} (name VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY)`,
+        drop: `DROP TEMPORARY TABLE IF EXISTS ${SELECTION_TABLE}`,
       }
     : {
-        create: `CREATE TEMP TABLE ${table} (name TEXT NOT NULL PRIMARY KEY)`,
-        drop: `DROP TABLE IF EXISTS temp.${table}`,
+        create: `CREATE TEMP TABLE ${SELECTION_TABLE} (name TEXT NOT NULL PRIMARY KEY)`,
+        drop: `DROP TABLE IF EXISTS temp.${SELECTION_TABLE}`,
       };
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
@@ -26,6 +25,7 @@ import {
   ExportSelection,
   featureCondition,
   jsonStrings,
+  SELECTION_TABLE,
   selectionOf,
   selectionTableDdl,
 } from './export-selection';
@@ -59,9 +59,9 @@ function emptyDocument(): ExportResultDto {
 
 /**
  * The export of contract §6. One read transaction (one snapshot), and a fixed number of
- * statements whatever the number of features: the selected names are written once into a
- * temporary table (one INSERT ... SELECT), and each table is then read with one statement that
- * joins it; no statement carries a list of selected names. Rows are read raw (no entity
+ * statements whatever the number of features: the features are selected with one query, their
+ * names go into a temporary table as one JSON parameter, and each other table is then read with
+ * one statement that joins it; no statement has a placeholder per feature. Rows are read raw (no entity
  * hydration), each JSON column is parsed once while its row is mapped, and every list is sorted
  * in JS in UTF-8 byte order so that both databases give the same bytes.
  */
@@ -100,19 +100,33 @@ export class ExportService {
       if (!project) throw NotFoundError.named('project', selection.projectId, 'id');
     }
 
-    const table = `export_selection_${randomBytes(8).toString('hex')}`;
-    const ddl = selectionTableDdl(this.dialect, table);
-    await q(ddl.create);
-    let document: ExportResultDto;
-    try {
-      const condition = featureCondition(selection, this.dialect);
-      await q(
-        `INSERT INTO ${table} (name) SELECT f.name FROM features f WHERE ${condition.sql}`,
+    const condition = featureCondition(selection, this.dialect);
+    const document = emptyDocument();
+    document.features = (
+      await q<FeatureRow>(
+        `SELECT f.name, f.description, f.type, f.project_id, f.stale, f.impression_data, f.archived_at
+           FROM features f WHERE ${condition.sql}`,
         condition.params,
-      );
-      document = await this.readSelected(q, table, environment);
+      )
+    ).map(toFeature);
+    if (document.features.length === 0) return document;
+    document.features.sort((a, b) => compareBytes(a.name, b.name));
+
+    const ddl = selectionTableDdl(this.dialect);
+    // On MySQL a table left on this pooled connection by an export whose clean-up failed would
+    // make CREATE fail; SQLite rolls a temp table back with the transaction that created it.
+    await q(ddl.drop);
+    await q(ddl.create);
+    try {
+      // From a parameter rather than INSERT ... SELECT FROM features: on InnoDB that SELECT
+      // would be a locking read (shared next-key locks until COMMIT, which block creating a
+      // feature in the exported project) reading the newest rows instead of the snapshot.
+      await q(`INSERT INTO ${SELECTION_TABLE} (name) ${jsonStrings(this.dialect)}`, [
+        JSON.stringify(document.features.map((feature) => feature.name)),
+      ]);
+      await this.readSelected(q, environment, document);
     } catch (error) {
-      // The original error matters; the table dies with the connection or its rollback anyway.
+      // The original error is the one to report; the drop is a courtesy to the connection.
       await q(ddl.drop).catch(() => undefined);
       throw error;
     }
@@ -120,22 +134,13 @@ export class ExportService {
     return document;
   }
 
-  /** The reads proper: one statement per table, each joining the selection table. */
+  /** The reads of the selected features' data: one statement per table, each joining the selection. */
   private async readSelected(
     q: <T>(sql: string, params?: unknown[]) => Promise<T[]>,
-    table: string,
     environment: string,
-  ): Promise<ExportResultDto> {
-    const document = emptyDocument();
-    document.features = (
-      await q<FeatureRow>(
-        `SELECT f.name, f.description, f.type, f.project_id, f.stale, f.impression_data, f.archived_at
-           FROM ${table} sel JOIN features f ON f.name = sel.name`,
-      )
-    ).map(toFeature);
-    if (document.features.length === 0) return document;
-    document.features.sort((a, b) => compareBytes(a.name, b.name));
-
+    document: ExportResultDto,
+  ): Promise<void> {
+    const table = SELECTION_TABLE;
     const contextNames = new Set<string>();
     document.featureEnvironments = (
       await q<FeatureEnvironmentRow>(
@@ -223,7 +228,6 @@ export class ExportService {
            FROM ${table} sel JOIN feature_dependencies d ON d.child = sel.name`,
       ),
     );
-    return document;
   }
 }
 
