@@ -204,6 +204,51 @@ describe('export: requests', () => {
     });
   });
 
+  describe('OpenAPI', () => {
+    it('documents the route with the seed schema names, beside the features schemas', async () => {
+      const doc = (await expectStatus(t.http.get('/docs/openapi.json'), 200)).body;
+      const route = doc.paths['/api/admin/features-batch/export'].post;
+      expect(route.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/exportQuerySchema',
+      });
+      expect(route.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/exportResultSchema',
+      });
+      const schemas = doc.components.schemas;
+      expect(schemas.exportQuerySchema.required).toEqual(['environment']);
+      expect(Object.keys(schemas.exportQuerySchema.properties).sort()).toEqual([
+        'downloadFile',
+        'environment',
+        'features',
+        'project',
+        'tag',
+      ]);
+      const result = schemas.exportResultSchema;
+      expect(Object.keys(result.properties)).toEqual([
+        'features',
+        'featureEnvironments',
+        'featureStrategies',
+        'contextFields',
+        'segments',
+        'featureTags',
+        'tagTypes',
+        'dependencies',
+      ]);
+      expect(result.properties.featureStrategies.items).toEqual({
+        $ref: '#/components/schemas/featureStrategySchema',
+      });
+      expect(result.properties.tagTypes.items).toEqual({
+        $ref: '#/components/schemas/tagTypeSchema',
+      });
+      expect(schemas.exportFeatureEnvironmentSchema.properties.variants.items).toEqual({
+        $ref: '#/components/schemas/variantSchema',
+      });
+      // the features module's own schemas are untouched
+      expect(schemas.featureSchema.properties).toHaveProperty('environments');
+      expect(schemas.featureEnvironmentSchema.properties).toHaveProperty('hasStrategies');
+    });
+  });
+
   describe('one read transaction, a fixed number of statements', () => {
     /** The statements of the export itself (a token lookup may come first when its cache expired). */
     const measure = async (body: object) => {
