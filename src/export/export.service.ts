@@ -61,9 +61,9 @@ function emptyDocument(): ExportResultDto {
  * The export of contract §6. One read transaction (one snapshot), and a fixed number of
  * statements whatever the number of features: the features are selected with one query, their
  * names go into a temporary table as one JSON parameter, and each other table is then read with
- * one statement that joins it; no statement has a placeholder per feature. Rows are read raw (no entity
- * hydration), each JSON column is parsed once while its row is mapped, and every list is sorted
- * in JS in UTF-8 byte order so that both databases give the same bytes.
+ * one statement that joins it; no statement has a placeholder per feature. Rows are read raw (no
+ * entity hydration), each JSON column is parsed once while its row is mapped, and every list is
+ * sorted in JS in UTF-8 byte order so that both databases give the same bytes.
  */
 @Injectable()
 export class ExportService {
@@ -134,7 +134,7 @@ export class ExportService {
     return document;
   }
 
-  /** The reads of the selected features' data: one statement per table, each joining the selection. */
+  /** The selected features' other data: one statement per table, each joining the selection. */
   private async readSelected(
     q: <T>(sql: string, params?: unknown[]) => Promise<T[]>,
     environment: string,
