@@ -1,0 +1,327 @@
+import { create, EXPORT, ExportDocument, expectStatus, exportOf } from './export-fixtures';
+import { bulkFeatureName, insertBulkFeatures } from './fixtures/bulk-features';
+import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
+
+/*
+ * The export as an HTTP operation: validation, authentication, not-found rules, body limits,
+ * the one read transaction and the fixed number of SQL statements.
+ */
+describe('export: requests', () => {
+  let t: TestApp;
+  const segmentIds: number[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+    for (const name of ['s1', 's2', 's3']) {
+      segmentIds.push((await create(t, '/api/admin/segments', { name, constraints: [] })).body.id);
+    }
+    await create(t, '/api/admin/tag-types', { name: 'team' });
+    await create(t, '/api/admin/projects', { id: 'small', name: 'Small' });
+    await create(t, '/api/admin/projects', { id: 'large', name: 'Large' });
+    const bulk = {
+      environments: ['development', 'production'],
+      strategyEnvironment: 'development',
+      segmentIds,
+      contextField: 'region',
+      tagTypes: ['simple', 'team'] as [string, string],
+      dependencyEvery: 10,
+    };
+    const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
+    await insertBulkFeatures(query, { ...bulk, project: 'small', prefix: 'small', count: 10 });
+    await insertBulkFeatures(query, { ...bulk, project: 'large', prefix: 'large', count: 1000 });
+  });
+  afterAll(() => t.close());
+
+  describe('validation (400 ValidationError, before anything is looked up)', () => {
+    it('needs at least one selector', async () => {
+      const res = await t.admin.post(EXPORT, { environment: 'no-such-env', downloadFile: true });
+      expect(expectErrorRecord(res, 400, 'ValidationError').details).toEqual([
+        {
+          path: '/body',
+          message: 'One of features, tag or project is required to select the features to export',
+        },
+      ]);
+    });
+
+    it('needs an environment', async () => {
+      const res = await t.admin.post(EXPORT, { project: 'default' });
+      expect(expectErrorRecord(res, 400, 'ValidationError').details).toEqual([
+        { path: '/body/environment', message: 'environment is required' },
+      ]);
+    });
+
+    it('reports every field of the wrong type, null included, and unknown properties', async () => {
+      const res = await t.admin.post(EXPORT, {
+        environment: 7,
+        features: 'checkout',
+        tag: null,
+        project: 5,
+        downloadFile: 'yes',
+        format: 'csv',
+      });
+      expect(expectErrorRecord(res, 400, 'ValidationError').details).toEqual([
+        { path: '/body/format', message: 'format is not an allowed property' },
+        {
+          path: '/body/environment',
+          message: 'environment must be 1 to 100 characters long; environment must be a string',
+        },
+        { path: '/body/downloadFile', message: 'downloadFile must be a boolean' },
+        { path: '/body/features', message: 'features must be an array of feature names' },
+        {
+          path: '/body/tag',
+          message: 'tag must be 1 to 100 characters long; tag must be a string',
+        },
+        {
+          path: '/body/project',
+          message: 'project must be 1 to 100 characters long; project must be a string',
+        },
+      ]);
+    });
+
+    it('checks each feature name, and the lengths', async () => {
+      const res = await t.admin.post(EXPORT, {
+        environment: '',
+        features: ['ok', 3, 'x'.repeat(101)],
+        tag: '',
+      });
+      expect(
+        expectErrorRecord(res, 400, 'ValidationError')
+          .details?.map((d) => d.path)
+          .sort(),
+      ).toEqual(['/body/environment', '/body/features', '/body/tag']);
+    });
+
+    it('answers a body that is not an object, not JSON, or not sent as JSON', async () => {
+      const array = await t.admin.post(EXPORT).send([{ environment: 'development' }]);
+      expect(expectErrorRecord(array, 400, 'ValidationError').details).toEqual([
+        { path: '/body', message: 'The body must be a JSON object' },
+      ]);
+      const broken = await t.admin
+        .post(EXPORT)
+        .set('content-type', 'application/json')
+        .send('{"environment": ');
+      expectErrorRecord(broken, 400, 'ValidationError');
+      const text = await t.admin
+        .post(EXPORT)
+        .set('content-type', 'text/plain')
+        .send('environment=development');
+      expectErrorRecord(text, 415, 'ContentTypeError');
+    });
+  });
+
+  describe('authentication', () => {
+    it('401 without a token or with an unknown one', async () => {
+      const body = { environment: 'development', features: [] };
+      expectErrorRecord(await t.http.post(EXPORT).send(body), 401, 'AuthenticationRequired');
+      expectErrorRecord(
+        await t.as('*:*.not-a-known-token-0000000000').post(EXPORT, body),
+        401,
+        'AuthenticationRequired',
+      );
+    });
+
+    it('403 for client and frontend tokens', async () => {
+      for (const type of ['client', 'frontend']) {
+        const token = await create(t, '/api/admin/api-tokens', {
+          tokenName: type,
+          type,
+          environment: 'development',
+        });
+        const res = await t
+          .as(token.body.secret)
+          .post(EXPORT, { environment: 'development', features: [] });
+        expectErrorRecord(res, 403, 'PermissionError');
+      }
+    });
+
+    it('any admin-API token may export: a service token whose role holds no permission', async () => {
+      const token = await serviceTokenWith(t, []);
+      const res = await expectStatus(
+        t.as(token).post(EXPORT, { environment: 'development', project: 'small' }),
+        200,
+      );
+      expect(res.body.features).toHaveLength(10);
+    });
+  });
+
+  describe('not found (404 NotFoundError)', () => {
+    it('an unknown environment', async () => {
+      const res = await t.admin.post(EXPORT, { environment: 'staging', project: 'no-such' });
+      expect(expectErrorRecord(res, 404, 'NotFoundError').message).toBe(
+        'Could not find environment with name staging',
+      );
+    });
+
+    it('an unknown project when the project rule applies', async () => {
+      for (const body of [{ project: 'nope' }, { features: [], project: 'nope' }]) {
+        const res = await t.admin.post(EXPORT, { environment: 'development', ...body });
+        expect(expectErrorRecord(res, 404, 'NotFoundError').message).toBe(
+          'Could not find project with id nope',
+        );
+      }
+    });
+
+    it('not when a rule above it applies', async () => {
+      for (const body of [{ tag: 'small' }, { features: ['small-000001'] }]) {
+        await expectStatus(
+          t.admin.post(EXPORT, { environment: 'development', project: 'nope', ...body }),
+          200,
+        );
+      }
+    });
+  });
+
+  describe('body limit of /api/admin/features-batch/*', () => {
+    it('accepts a features list of 2 MiB (other routes stop at 100 KiB)', async () => {
+      const known = Array.from({ length: 1000 }, (_, i) => bulkFeatureName('large', i + 1));
+      const unknown = Array.from({ length: 65000 }, (_, i) => `unknown-feature-${i}-padding-x`);
+      const features = [...unknown, ...known];
+      const body = JSON.stringify({ environment: 'development', features });
+      expect(body.length).toBeGreaterThan(2 * 1024 * 1024);
+      const res = await expectStatus(
+        t.admin.post(EXPORT).set('content-type', 'application/json').send(body),
+        200,
+      );
+      expect((res.body as ExportDocument).features).toHaveLength(1000);
+      expect((res.body as ExportDocument).featureStrategies).toHaveLength(2000);
+
+      const elsewhere = await t.admin.post('/api/admin/projects', {
+        id: 'big',
+        name: 'Big',
+        description: 'x'.repeat(101 * 1024),
+      });
+      expectErrorRecord(elsewhere, 413, 'PayloadTooLargeError');
+    });
+
+    it('answers 413 over 10 MiB', async () => {
+      const features = Array.from({ length: 400000 }, (_, i) => `feature-name-${i}-xxxxxx`);
+      const res = await t.admin.post(EXPORT, { environment: 'development', features });
+      expectErrorRecord(res, 413, 'PayloadTooLargeError');
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('documents the route with the seed schema names, beside the features schemas', async () => {
+      const doc = (await expectStatus(t.http.get('/docs/openapi.json'), 200)).body;
+      const route = doc.paths['/api/admin/features-batch/export'].post;
+      expect(route.requestBody.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/exportQuerySchema',
+      });
+      expect(route.responses['200'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/exportResultSchema',
+      });
+      const schemas = doc.components.schemas;
+      expect(schemas.exportQuerySchema.required).toEqual(['environment']);
+      expect(Object.keys(schemas.exportQuerySchema.properties).sort()).toEqual([
+        'downloadFile',
+        'environment',
+        'features',
+        'project',
+        'tag',
+      ]);
+      const result = schemas.exportResultSchema;
+      expect(Object.keys(result.properties)).toEqual([
+        'features',
+        'featureEnvironments',
+        'featureStrategies',
+        'contextFields',
+        'segments',
+        'featureTags',
+        'tagTypes',
+        'dependencies',
+      ]);
+      expect(result.properties.featureStrategies.items).toEqual({
+        $ref: '#/components/schemas/featureStrategySchema',
+      });
+      expect(result.properties.tagTypes.items).toEqual({
+        $ref: '#/components/schemas/tagTypeSchema',
+      });
+      expect(schemas.exportFeatureEnvironmentSchema.properties.variants.items).toEqual({
+        $ref: '#/components/schemas/variantSchema',
+      });
+      // the features module's own schemas are untouched
+      expect(schemas.featureSchema.properties).toHaveProperty('environments');
+      expect(schemas.featureEnvironmentSchema.properties).toHaveProperty('hasStrategies');
+    });
+  });
+
+  describe('one read transaction, a fixed number of statements', () => {
+    /** The statements of the export itself (a token lookup may come first when its cache expired). */
+    const measure = async (body: object) => {
+      const { result, statements } = await t.sql.measure(() => exportOf(t, body));
+      const own = statements.filter((sql) => !/api_tokens|role_permissions/.test(sql));
+      return { document: result, count: own.length, statements: own };
+    };
+
+    it('reads everything inside one transaction, joining a temporary selection table', async () => {
+      const { statements } = await measure({ environment: 'development', project: 'large' });
+      const begin = statements.findIndex((sql) => /^(BEGIN|START TRANSACTION)/.test(sql));
+      // MySQL: the isolation level is set for the transaction that follows.
+      expect(statements.slice(0, begin)).toEqual(
+        t.database.url.startsWith('sqlite:')
+          ? []
+          : ['SET TRANSACTION ISOLATION LEVEL REPEATABLE READ'],
+      );
+      const inside = statements.slice(begin + 1).map((sql) => sql.replace(/\s+/g, ' '));
+      const patterns = [
+        /^SELECT name FROM environments /,
+        /^SELECT id FROM projects /,
+        /^SELECT f\.name, .* FROM features f WHERE f\.project_id = \? AND f\.archived_at IS NULL$/,
+        /^DROP (TEMPORARY )?TABLE IF EXISTS (temp\.)?export_selection$/,
+        /^CREATE TEMP(ORARY)? TABLE export_selection /,
+        /^INSERT INTO export_selection \(name\) SELECT \w+\.?\w* FROM (json_each|JSON_TABLE)\(\?/,
+        /^SELECT .* FROM export_selection sel JOIN feature_environments fe /,
+        /^SELECT .* FROM export_selection sel JOIN feature_strategies fs /,
+        /^SELECT .* FROM export_selection sel JOIN feature_strategies fs .*JOIN segments s /,
+        /^SELECT .* FROM export_selection sel JOIN feature_tags ft /,
+        /^SELECT .* FROM tag_types /,
+        /^SELECT .* FROM context_fields /,
+        /^SELECT .* FROM export_selection sel JOIN feature_dependencies d /,
+        /^DROP (TEMPORARY )?TABLE IF EXISTS (temp\.)?export_selection$/,
+        /^COMMIT$/,
+      ];
+      expect(inside).toHaveLength(patterns.length);
+      inside.forEach((sql, i) => expect(sql).toMatch(patterns[i]));
+    });
+
+    it('concurrent exports each see their own selection (one temporary table per connection)', async () => {
+      const bodies = Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? { environment: 'development', project: 'large' }
+          : { environment: 'development', features: ['small-000001', 'small-000002'] },
+      );
+      const documents = await Promise.all(bodies.map((body) => exportOf(t, body)));
+      expect(documents.map((document) => document.features.length)).toEqual([
+        1000, 2, 1000, 2, 1000, 2,
+      ]);
+      // and the connection is clean afterwards
+      expect(
+        (await exportOf(t, { environment: 'development', tag: 'small' })).features,
+      ).toHaveLength(10);
+    });
+
+    it.each([
+      ['project', (size: string) => ({ project: size })],
+      ['tag', (size: string) => ({ tag: size })],
+      [
+        'names',
+        (size: string) => ({
+          features: Array.from({ length: size === 'small' ? 10 : 1000 }, (_, i) =>
+            bulkFeatureName(size, i + 1),
+          ),
+        }),
+      ],
+    ])('by %s: the same count for 10 and 1,000 features', async (_rule, selector) => {
+      const small = await measure({ environment: 'development', ...selector('small') });
+      const large = await measure({ environment: 'development', ...selector('large') });
+      expect(small.document.features.length).toBeLessThan(20);
+      expect(large.document.features.length).toBeGreaterThanOrEqual(1000);
+      expect(large.document.featureStrategies.length).toBeGreaterThanOrEqual(2000);
+      expect(large.count).toBe(small.count);
+    });
+  });
+});
