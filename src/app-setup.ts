@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { ErrorRecordDto } from './common/error-record.dto';
 import { createLogger, PinoNestLogger } from './common/logger';
 import type { AppConfig } from './config/app-config';
 
@@ -102,6 +103,7 @@ export async function createApp(
       .addApiKey({ type: 'apiKey', name: 'Authorization', in: 'header' }, 'apiKey')
       .addSecurityRequirements('apiKey')
       .build(),
+    { extraModels: [ErrorRecordDto] },
   );
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs/openapi.json',

@@ -11,6 +11,7 @@ export class TagDto {
   @ApiProperty({ minLength: 2, maxLength: 50 }) value: string;
 }
 
+@ApiSchema({ name: 'tagsSchema' })
 export class TagListDto {
   @ApiProperty({ example: 1 }) version: 1;
   @ApiProperty({ type: [TagDto] }) tags: TagDto[];
@@ -26,6 +27,7 @@ export class DependencyDto {
 }
 
 /** The current lifecycle stage of a feature. */
+@ApiSchema({ name: 'featureLifecycleSchema' })
 export class LifecycleDto {
   @ApiProperty({ enum: LIFECYCLE_STAGES }) stage: string;
   @ApiProperty({ format: 'date-time' }) enteredStageAt: string;
@@ -73,6 +75,7 @@ export class FeatureDto {
   @ApiProperty({ type: LifecycleDto, nullable: true }) lifecycle: LifecycleDto | null;
 }
 
+@ApiSchema({ name: 'featuresSchema' })
 export class FeatureListDto {
   @ApiProperty({ type: [FeatureDto] }) features: FeatureDto[];
 }

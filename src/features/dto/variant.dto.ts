@@ -126,6 +126,7 @@ export class VariantDto extends StrategyVariantDto {
   @ApiPropertyOptional({ type: [OverrideDto] }) overrides?: OverrideDto[];
 }
 
+@ApiSchema({ name: 'variantsSchema' })
 export class VariantListDto {
   @ApiProperty({ example: 1 }) version: 1;
   @ApiProperty({ type: [VariantDto] }) variants: VariantDto[];
