@@ -3,7 +3,8 @@ import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './su
 import { testDatabaseKind } from './support/test-database';
 
 const CLONE = (source: string) => `/api/admin/environments/${source}/clone`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// Strategies copied by a clone get time-ordered UUIDv7 ids (see EnvironmentCloneService).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 type Row = Record<string, unknown>;
 

@@ -1,17 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
 import { MIGRATIONS } from './migrations';
-
-interface SqliteHandle {
-  function(
-    name: string,
-    options: { deterministic: boolean },
-    fn: (...args: unknown[]) => unknown,
-  ): void;
-}
 
 /**
  * TypeORM options for either database. The schema always comes from migrations, run at start,
@@ -38,14 +29,6 @@ export function buildDataSourceOptions(
       // WAL lets readers proceed while a write transaction is open, and survives crashes well.
       enableWAL: database.path !== ':memory:',
       timeout: 10000,
-      prepareDatabase: (db: SqliteHandle) => {
-        // MySQL's SHA2(text, 256), so that set-based SQL that derives ids (environment clone)
-        // is the same statement on both databases.
-        db.function('SHA2', { deterministic: true }, (value: unknown, bits: unknown) => {
-          if (Number(bits) !== 256) throw new Error('SHA2 supports 256 bits only here');
-          return createHash('sha256').update(String(value)).digest('hex');
-        });
-      },
     };
   }
   return {
