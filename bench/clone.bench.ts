@@ -24,16 +24,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { createConnection } from 'mysql2/promise';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app-setup';
 import { loadConfig } from '../src/config/app-config';
 import { sqlTimestamp } from '../src/database/sql-values';
+import { insertRows } from '../test/fixtures/bulk-features';
 import { SqlCounter } from '../test/support/sql-counter';
 
 const FEATURES = 10_000;
 const STRATEGIES_PER_FEATURE = 2;
 const MEASURED_CLONES = 5;
-const BATCH_ROWS = 500;
+// Features whose rows are built and inserted together, to keep the setup's memory small.
+const FEATURES_PER_BATCH = 250;
 const TARGET_MS = 1000;
 
 const ADMIN_TOKEN = '*:*.bench-admin-token-0123456789abcdef';
@@ -128,23 +130,6 @@ async function expectStatus(
     );
   }
   return res.body;
-}
-
-/** Multi-row INSERTs of BATCH_ROWS rows each. */
-async function insertRows(
-  manager: EntityManager,
-  table: string,
-  columns: string[],
-  rows: unknown[][],
-): Promise<void> {
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-    const batch = rows.slice(start, start + BATCH_ROWS);
-    await manager.query(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`,
-      batch.flat(),
-    );
-  }
 }
 
 const featureName = (i: number) => `bench-feature-${String(i).padStart(5, '0')}`;
@@ -265,8 +250,9 @@ async function buildSource(http: Http, dataSource: DataSource): Promise<void> {
   const createdAt = sqlTimestamp(new Date());
   const archivedAt = sqlTimestamp(new Date(Date.now() - 86_400_000));
   await dataSource.transaction(async (manager) => {
+    const query = (sql: string, params?: unknown[]) => manager.query(sql, params);
     // Rows built one batch of features at a time, so the setup does not inflate the peak RSS.
-    const chunk = BATCH_ROWS / STRATEGIES_PER_FEATURE;
+    const chunk = FEATURES_PER_BATCH;
     for (let first = 1; first < FEATURES; first += chunk) {
       const features: unknown[][] = [];
       const environments: unknown[][] = [];
@@ -307,19 +293,19 @@ async function buildSource(http: Http, dataSource: DataSource): Promise<void> {
         });
       }
       await insertRows(
-        manager,
+        query,
         'features',
         ['name', 'project_id', 'type', 'description', 'archived_at', 'created_at'],
         features,
       );
       await insertRows(
-        manager,
+        query,
         'feature_environments',
         ['feature_name', 'environment_name', 'enabled', 'variants'],
         environments,
       );
       await insertRows(
-        manager,
+        query,
         'feature_strategies',
         [
           'id',
@@ -336,7 +322,7 @@ async function buildSource(http: Http, dataSource: DataSource): Promise<void> {
         ],
         strategies,
       );
-      await insertRows(manager, 'feature_strategy_segments', ['strategy_id', 'segment_id'], links);
+      await insertRows(query, 'feature_strategy_segments', ['strategy_id', 'segment_id'], links);
     }
   });
 }
