@@ -188,6 +188,43 @@ describe('authentication and permissions', () => {
     );
   });
 
+  it('does not let a CREATE_API_TOKEN service token bind a token to a stronger role', async () => {
+    const token = await serviceTokenWith(t, [
+      { name: 'CREATE_API_TOKEN' },
+      { name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' },
+    ]);
+    const toAdmin = await t
+      .as(token)
+      .post('/api/admin/api-tokens', { tokenName: 'esc', type: 'service', roleId: 1 });
+    expect(expectErrorRecord(toAdmin, 403, 'PermissionError')).toEqual(
+      expect.objectContaining({ permissions: ['ADMIN'] }),
+    );
+    const wider = await t.admin
+      .post('/api/admin/roles', {
+        name: 'all-envs',
+        permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT' }],
+      })
+      .expect(201);
+    const widerRes = await t.as(token).post('/api/admin/api-tokens', {
+      tokenName: 'esc2',
+      type: 'service',
+      roleId: wider.body.id,
+    });
+    expect(expectErrorRecord(widerRes, 403, 'PermissionError')).toEqual(
+      expect.objectContaining({ permissions: ['UPDATE_FEATURE_ENVIRONMENT'] }),
+    );
+    const narrower = await t.admin
+      .post('/api/admin/roles', {
+        name: 'dev-only',
+        permissions: [{ name: 'UPDATE_FEATURE_ENVIRONMENT', environment: 'development' }],
+      })
+      .expect(201);
+    await t
+      .as(token)
+      .post('/api/admin/api-tokens', { tokenName: 'ok', type: 'service', roleId: narrower.body.id })
+      .expect(201);
+  });
+
   it('validates token bodies with one detail per problem', async () => {
     const res = await t.admin.post('/api/admin/api-tokens', { type: 'root', extra: true });
     const record = expectErrorRecord(res, 400, 'ValidationError');

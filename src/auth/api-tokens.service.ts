@@ -67,6 +67,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
       throw ValidationError.of('/body/expiresAt', 'expiresAt must lie in the future');
     }
     const { environment, projects, roleId } = await this.checkScope(dto);
+    if (roleId !== null) await this.refuseStrongerRole(roleId, caller);
     const projectPart = projects.length === 1 ? projects[0] : projects.length === 0 ? '*' : '[]';
     const secret =
       dto.type === 'admin' || dto.type === 'service'
@@ -190,6 +191,29 @@ export class ApiTokensService implements OnApplicationBootstrap {
       grants,
       expiresAt: row.expiresAt,
     };
+  }
+
+  /**
+   * A caller may hand out only what it holds itself: without ADMIN, binding a service token to a
+   * role that grants more (ADMIN, another permission, or one in more environments) would be a
+   * way to raise its own rights.
+   */
+  private async refuseStrongerRole(roleId: number, caller: Principal): Promise<void> {
+    if (hasPermission(caller, 'ADMIN')) return;
+    const missing = (await this.roles.grantsOf(roleId)).filter(
+      (grant) =>
+        !caller.grants.some(
+          (held) =>
+            held.permission === grant.permission &&
+            (held.environment === null || held.environment === grant.environment),
+        ),
+    );
+    if (missing.length > 0) {
+      throw new PermissionError(
+        [...new Set(missing.map((grant) => grant.permission))],
+        'A token may only be bound to a role whose permissions the caller holds itself',
+      );
+    }
   }
 
   private async checkScope(

@@ -21,6 +21,16 @@ const FOREIGN_KEY_CODES = new Set([
   'ER_ROW_IS_REFERENCED_2',
   'SQLITE_CONSTRAINT_FOREIGNKEY',
 ]);
+// Values the DTOs should have refused (a null for a NOT NULL column, a string longer than its
+// column, a number out of range): the client's input, so a 400 rather than a 500.
+const BAD_VALUE_CODES = new Set([
+  'SQLITE_CONSTRAINT_NOTNULL',
+  'ER_BAD_NULL_ERROR',
+  'ER_DATA_TOO_LONG',
+  'ER_WARN_DATA_OUT_OF_RANGE',
+  'ER_TRUNCATED_WRONG_VALUE',
+  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+]);
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -44,6 +54,10 @@ export function isUniqueViolation(error: unknown): boolean {
 
 export function isForeignKeyViolation(error: unknown): boolean {
   return FOREIGN_KEY_CODES.has(codeOf(error) ?? '');
+}
+
+export function isBadValue(error: unknown): boolean {
+  return BAD_VALUE_CODES.has(codeOf(error) ?? '');
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -1,7 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './database-errors';
+import {
+  isBadValue,
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+} from './database-errors';
 import {
   AppError,
   AuthenticationRequired,
@@ -129,6 +134,12 @@ export class ErrorRecordFilter implements ExceptionFilter {
     // the same name at once); services turn the expected cases into precise errors themselves.
     if (isUniqueViolation(exception))
       return new NameExistsError('A resource with that name already exists');
+    if (isBadValue(exception)) {
+      return ValidationError.of(
+        '/body',
+        'A value is missing, too long or out of range for its field',
+      );
+    }
     if (isForeignKeyViolation(exception)) {
       return new ConflictError(
         'The change conflicts with data that refers to it or that it refers to',

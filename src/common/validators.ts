@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsString, Length, Matches, NotEquals } from 'class-validator';
+import { IsString, Length, Matches, NotEquals, ValidateIf } from 'class-validator';
 
 /** The name rule of contract §2: 1–100 URL-friendly characters, and not `.` or `..`. */
 export const NAME_PATTERN = /^[a-zA-Z0-9~_.-]+$/;
@@ -26,3 +26,10 @@ export function isResourceName(value: unknown): value is string {
     value !== '..'
   );
 }
+
+/**
+ * Optional, but `null` is not a value: for fields whose column cannot be empty. (`@IsOptional()`
+ * lets null through unvalidated, which would reach a NOT NULL column.)
+ */
+export const IsOptionalNotNull = () =>
+  ValidateIf((_object: object, value: unknown) => value !== undefined);

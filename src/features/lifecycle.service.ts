@@ -6,6 +6,7 @@ import { FeatureLifecycle, LifecycleStage } from './feature-lifecycle.entity';
 import { FeatureLookup } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
 import { stageOrder } from './feature-mappers';
+import { isUniqueViolation } from '../common/database-errors';
 
 /**
  * A feature's lifecycle: one row per stage entered, and the current stage is the furthest one.
@@ -87,7 +88,13 @@ export class LifecycleService {
     );
     const current = Math.max(-1, ...rows.map((row) => stageOrder(row.stage)));
     if (stageOrder(stage) <= current) return;
-    await manager.insert(FeatureLifecycle, this.row(featureName, stage, new Date()));
+    try {
+      await manager.insert(FeatureLifecycle, this.row(featureName, stage, new Date()));
+    } catch (error) {
+      // Two requests that enable the feature at once both find the stage absent; the one that
+      // inserts second finds it entered, which is all it wanted.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 
   private row(featureName: string, stage: LifecycleStage, at: Date): FeatureLifecycle {

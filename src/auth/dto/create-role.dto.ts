@@ -40,4 +40,4 @@ export class CreateRoleDto {
 }
 
 @ApiSchema({ name: 'updateRoleSchema' })
-export class UpdateRoleDto extends PartialType(CreateRoleDto) {}
+export class UpdateRoleDto extends PartialType(CreateRoleDto, { skipNullProperties: false }) {}

@@ -13,7 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 
 @ApiSchema({ name: 'legalValueSchema' })
 export class LegalValueDto {
@@ -45,12 +45,12 @@ export class CreateContextFieldDto {
     default: false,
     description: 'Whether the field can be used for stickiness calculations',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean({ message: 'stickiness must be a boolean' })
   stickiness?: boolean;
 
   @ApiPropertyOptional({ default: 10, description: 'Sorting position; ties sort by name' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: 'sortOrder must be an integer' })
   @Min(-2147483648)
   @Max(2147483647)
@@ -70,4 +70,6 @@ export class CreateContextFieldDto {
 
 /** `name` may be sent but must equal the name in the path. */
 @ApiSchema({ name: 'updateContextFieldSchema' })
-export class UpdateContextFieldDto extends PartialType(CreateContextFieldDto) {}
+export class UpdateContextFieldDto extends PartialType(CreateContextFieldDto, {
+  skipNullProperties: false,
+}) {}

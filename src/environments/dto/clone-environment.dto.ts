@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Length } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString, Length } from 'class-validator';
+import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 import { KNOWN_ENVIRONMENT_TYPES } from './create-environment.dto';
 
 /** The seed's cloneEnvironmentSchema. */
@@ -23,7 +23,7 @@ export class CloneEnvironmentDto {
     description:
       'Projects to include in the cloned environment; omitted: every project of the source, []: none',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray({ message: 'projects must be an array of project ids' })
   @ArrayMaxSize(10000)
   @IsString({ each: true, message: 'each project must be a string' })
@@ -34,7 +34,7 @@ export class CloneEnvironmentDto {
     default: true,
     description: 'If true, copies the role-based permissions of the source environment',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean({ message: 'clonePermissions must be a boolean' })
   clonePermissions?: boolean;
 }

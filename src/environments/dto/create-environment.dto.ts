@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsBoolean, IsInt, IsString, Length, Max, Min } from 'class-validator';
+import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 
 /** The known environment types; others are accepted (contract §4). */
 export const KNOWN_ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
@@ -26,7 +26,7 @@ export class CreateEnvironmentDto {
   @ApiPropertyOptional({
     description: 'Position in lists (lower first); default: after the last environment',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: 'sortOrder must be an integer' })
   @Min(SORT_ORDER_MIN)
   @Max(SORT_ORDER_MAX)
@@ -36,7 +36,7 @@ export class CreateEnvironmentDto {
     default: false,
     description: 'A protected environment cannot be updated or deleted',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean({ message: 'protected must be a boolean' })
   protected?: boolean;
 }

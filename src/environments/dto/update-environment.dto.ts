@@ -8,4 +8,7 @@ import { CreateEnvironmentDto } from './create-environment.dto';
 @ApiSchema({ name: 'updateEnvironmentSchema' })
 export class UpdateEnvironmentDto extends PartialType(
   PickType(CreateEnvironmentDto, ['name', 'type', 'sortOrder'] as const),
+  {
+    skipNullProperties: false,
+  },
 ) {}

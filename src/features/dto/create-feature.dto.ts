@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 import { FEATURE_TYPES, FeatureType } from '../feature.entity';
 
 const TYPE_MESSAGE = `type must be one of ${FEATURE_TYPES.join(', ')}`;
@@ -27,10 +27,6 @@ export class CreateFeatureDto {
   @IsBoolean()
   impressionData?: boolean;
 }
-
-/** Optional, but `null` is not a value: for fields that cannot be cleared. */
-const IsOptionalNotNull = () =>
-  ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
  * PATCH as a partial object (the alternative to a JSON Patch array): a missing field is left

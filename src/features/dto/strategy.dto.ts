@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ConstraintDto } from '../../common/constraints/constraint.dto';
-import { IsResourceName } from '../../common/validators';
+import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 import { StrategyVariantDto, StrategyVariantInputDto } from './variant.dto';
 
 const INT32_MIN = -2147483648;
@@ -39,7 +39,7 @@ export class CreateStrategyDto {
   disabled?: boolean | null;
 
   @ApiPropertyOptional({ description: 'Position in the list; new strategies go last by default' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(INT32_MIN)
   @Max(INT32_MAX)

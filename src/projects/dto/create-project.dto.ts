@@ -22,4 +22,6 @@ export class CreateProjectDto {
 
 /** `id` may be sent but must equal the id in the path; `description: null` clears it. */
 @ApiSchema({ name: 'updateProjectSchema' })
-export class UpdateProjectDto extends PartialType(CreateProjectDto) {}
+export class UpdateProjectDto extends PartialType(CreateProjectDto, {
+  skipNullProperties: false,
+}) {}

@@ -45,7 +45,7 @@ export class CreateSegmentDto {
 
 /** A partial body: what is absent stays. `id` may be sent but must equal the id in the path. */
 @ApiSchema({ name: 'updateSegmentSchema' })
-export class UpdateSegmentDto extends PartialType(CreateSegmentDto) {
+export class UpdateSegmentDto extends PartialType(CreateSegmentDto, { skipNullProperties: false }) {
   @ApiPropertyOptional({ description: 'If given, must equal the id in the path' })
   @IsOptional()
   @IsInt({ message: 'id must be an integer' })

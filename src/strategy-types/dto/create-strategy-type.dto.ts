@@ -68,4 +68,6 @@ export class CreateStrategyTypeDto {
 
 /** `name` may be sent but must equal the name in the path. */
 @ApiSchema({ name: 'updateStrategySchema' })
-export class UpdateStrategyTypeDto extends PartialType(CreateStrategyTypeDto) {}
+export class UpdateStrategyTypeDto extends PartialType(CreateStrategyTypeDto, {
+  skipNullProperties: false,
+}) {}

@@ -23,4 +23,6 @@ export class CreateTagTypeDto {
 
 /** `name` may be sent but must equal the name in the path. */
 @ApiSchema({ name: 'updateTagTypeSchema' })
-export class UpdateTagTypeDto extends PartialType(CreateTagTypeDto) {}
+export class UpdateTagTypeDto extends PartialType(CreateTagTypeDto, {
+  skipNullProperties: false,
+}) {}
