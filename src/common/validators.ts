@@ -16,17 +16,6 @@ export function IsResourceName(): PropertyDecorator {
   );
 }
 
-export function isResourceName(value: unknown): value is string {
-  return (
-    typeof value === 'string' &&
-    value.length >= 1 &&
-    value.length <= 100 &&
-    NAME_PATTERN.test(value) &&
-    value !== '.' &&
-    value !== '..'
-  );
-}
-
 /**
  * Optional, but `null` is not a value: for fields whose column cannot be empty. (`@IsOptional()`
  * lets null through unvalidated, which would reach a NOT NULL column.)
