@@ -226,8 +226,8 @@ describe('features', () => {
       );
       expect(strategies).toHaveLength(30);
       expect(many.count).toBe(few.count);
-      // The feature lookup, then one query per table: features, environments, strategies,
-      // segment links, tags, dependencies, lifecycle.
+      // The feature lookup, then one query per table: features, feature environments, the
+      // environments' order, strategies (with their segment ids), tags, dependencies, lifecycle.
       expect(many.count).toBeLessThanOrEqual(8);
       console.log(
         `GET one feature: ${few.count} statements with 2 strategies, ${many.count} with 30`,

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { EnvironmentsStore } from '../environments/environments.store';
+import { ProjectsService } from '../projects/projects.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotFoundError, PermissionError, ValidationError } from '../common/errors';
@@ -31,7 +33,8 @@ export class ApiTokensService implements OnApplicationBootstrap {
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly environments: EnvironmentsStore,
+    private readonly projects: ProjectsService,
     private readonly roles: RolesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -242,10 +245,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     if (!dto.environment)
       throw ValidationError.of('/body/environment', `a ${dto.type} token needs an environment`);
     const projects = (dto.projects ?? ['*']).filter((p, i, all) => all.indexOf(p) === i);
-    const env = await this.dataSource.query(`SELECT name FROM environments WHERE name = ?`, [
-      dto.environment,
-    ]);
-    if (env.length === 0) {
+    if (!(await this.environments.exists(dto.environment))) {
       throw ValidationError.of(
         '/body/environment',
         `Could not find environment with name ${dto.environment}`,
@@ -253,11 +253,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     }
     const named = projects.filter((p) => p !== '*');
     if (named.length > 0) {
-      const found: Array<{ id: string }> = await this.dataSource.query(
-        `SELECT id FROM projects WHERE id IN (${named.map(() => '?').join(',')})`,
-        named,
-      );
-      const missing = named.filter((p) => !found.some((row) => row.id === p));
+      const missing = await this.projects.missingIds(named);
       if (missing.length > 0) {
         throw ValidationError.of(
           '/body/projects',

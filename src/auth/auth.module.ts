@@ -3,7 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiToken } from './api-token.entity';
 import { ApiTokensController } from './api-tokens.controller';
 import { ApiTokensService } from './api-tokens.service';
+import { EnvironmentsStoreModule } from '../environments/environments-store.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { AuthGuard } from './auth.guard';
+import { AuthStoreModule } from './auth-store.module';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
 import { RolesController } from './roles.controller';
@@ -11,7 +14,12 @@ import { RolesService } from './roles.service';
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiToken, Role, RolePermission])],
+  imports: [
+    TypeOrmModule.forFeature([ApiToken, Role, RolePermission]),
+    AuthStoreModule,
+    EnvironmentsStoreModule,
+    ProjectsModule,
+  ],
   controllers: [ApiTokensController, RolesController],
   providers: [ApiTokensService, RolesService, AuthGuard],
   exports: [ApiTokensService, AuthGuard],

@@ -1,3 +1,4 @@
+import { EnvironmentsStore } from '../environments/environments.store';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, Repository } from 'typeorm';
@@ -6,6 +7,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { CreateRoleDto, UpdateRoleDto } from './dto/create-role.dto';
 import { RoleDto } from './dto/role.dto';
 import { ENVIRONMENT_PERMISSIONS, Permission, PermissionGrant } from './permissions';
+import { AuthStore } from './auth.store';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
 
@@ -15,6 +17,8 @@ export class RolesService {
     @InjectRepository(Role) private readonly roles: Repository<Role>,
     @InjectRepository(RolePermission) private readonly permissions: Repository<RolePermission>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: AuthStore,
+    private readonly environments: EnvironmentsStore,
   ) {}
 
   async grantsOf(roleId: number): Promise<PermissionGrant[]> {
@@ -111,11 +115,7 @@ export class RolesService {
   async remove(id: number): Promise<void> {
     const role = await this.findOrFail(id);
     this.refuseRoot(role);
-    const used = await this.dataSource.query(
-      `SELECT id FROM api_tokens WHERE role_id = ? LIMIT 1`,
-      [id],
-    );
-    if (used.length)
+    if (await this.store.roleHasTokens(id))
       throw new ConflictError(`The role ${role.name} is used by API tokens; delete them first`);
     await this.roles.delete({ id });
   }
@@ -153,11 +153,8 @@ export class RolesService {
       ...new Set(grants.map((g) => g.environment).filter((e): e is string => e !== null)),
     ];
     if (environments.length) {
-      const found: Array<{ name: string }> = await this.dataSource.query(
-        `SELECT name FROM environments WHERE name IN (${environments.map(() => '?').join(',')})`,
-        environments,
-      );
-      const missing = environments.filter((env) => !found.some((row) => row.name === env));
+      const found = await this.environments.existing(environments);
+      const missing = environments.filter((env) => !found.has(env));
       if (missing.length) {
         const index = input.findIndex((item) => item.environment === missing[0]);
         throw ValidationError.of(

@@ -31,6 +31,12 @@ export class ValidationError extends AppError {
   static of(path: string, message: string): ValidationError {
     return new ValidationError(message, [{ path, message }]);
   }
+
+  /** Every problem at once; the message repeats them, for clients that only show the message. */
+  static listing(details: ErrorDetail[], what = 'Request validation failed'): ValidationError {
+    const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
+    return new ValidationError(`${what}: ${summary}`, details);
+  }
 }
 
 export class ProtectedEnvironmentError extends AppError {

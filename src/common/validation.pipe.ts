@@ -85,8 +85,7 @@ export class RequestValidationPipe extends ValidationPipe {
       }
     }
     if (details.length > 0) {
-      const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-      throw new ValidationError(`Request validation failed: ${summary}`, details);
+      throw ValidationError.listing(details);
     }
     return result;
   }

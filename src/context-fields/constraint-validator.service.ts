@@ -18,6 +18,14 @@ import { ContextField } from './context-field.entity';
 export class ConstraintValidator {
   constructor(@InjectRepository(ContextField) private readonly fields: Repository<ContextField>) {}
 
+  /** Which of these names are context fields (one query). */
+  async existingNames(names: string[]): Promise<Set<string>> {
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return new Set();
+    const rows = await this.fields.find({ where: { name: In(unique) }, select: { name: true } });
+    return new Set(rows.map((row) => row.name));
+  }
+
   /** Returns the constraints normalised, or throws a ValidationError listing every violation. */
   async validate(inputs: ConstraintInput[], pathPrefix: string): Promise<Constraint[]> {
     const names = [...new Set(inputs.map((c) => c.contextName))];
@@ -32,10 +40,7 @@ export class ConstraintValidator {
     );
     const { constraints, details } = checkConstraints(inputs, rules, pathPrefix);
     if (details.length > 0) {
-      throw new ValidationError(
-        `Invalid constraints: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
-        details,
-      );
+      throw ValidationError.listing(details, 'Invalid constraints');
     }
     return constraints;
   }

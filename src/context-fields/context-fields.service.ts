@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
+import { StrategiesStore } from '../features/strategies.store';
+import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
 import { ContextFieldDto } from './dto/context-field.dto';
 import {
@@ -28,7 +30,8 @@ export function constraintNeedle(name: string): string {
 export class ContextFieldsService {
   constructor(
     @InjectRepository(ContextField) private readonly fields: Repository<ContextField>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly strategies: StrategiesStore,
+    private readonly segments: SegmentsStore,
   ) {}
 
   /** A bare array, as Unleash answers it, by sortOrder then name. */
@@ -71,22 +74,15 @@ export class ContextFieldsService {
   async remove(name: string): Promise<void> {
     await this.findOrFail(name);
     const needle = constraintNeedle(name);
-    const strategies = await this.dataSource.query(
-      `SELECT id FROM feature_strategies WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
-      [needle],
-    );
-    if (strategies.length > 0) {
+    if (await this.strategies.anyConstraintContaining(needle)) {
       throw new ConflictError(
         `The context field ${name} is used by strategy constraints; remove them first`,
       );
     }
-    const segments: Array<{ name: string }> = await this.dataSource.query(
-      `SELECT name FROM segments WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
-      [needle],
-    );
-    if (segments.length > 0) {
+    const segment = await this.segments.firstWithConstraintContaining(needle);
+    if (segment !== null) {
       throw new ConflictError(
-        `The context field ${name} is used by the constraints of segment ${segments[0].name}`,
+        `The context field ${name} is used by the constraints of segment ${segment}`,
       );
     }
     await this.fields.delete({ name });
@@ -114,10 +110,7 @@ export class ContextFieldsService {
       }
     });
     if (details.length > 0) {
-      throw new ValidationError(
-        `Invalid legal values: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
-        details,
-      );
+      throw ValidationError.listing(details, 'Invalid legal values');
     }
     return input.map((legal) =>
       legal.description === undefined

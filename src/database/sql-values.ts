@@ -37,3 +37,8 @@ export { parseJson };
 export function sqlTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
+
+/** `?, ?, ?`: one placeholder per value, for `IN (...)` lists. */
+export function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}

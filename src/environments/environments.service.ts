@@ -1,48 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NameExistsError, NotFoundError, ProtectedEnvironmentError } from '../common/errors';
-import { toBoolean, toNumber } from '../database/sql-values';
 import { CreateEnvironmentDto, SORT_ORDER_MAX } from './dto/create-environment.dto';
 import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { Environment } from './environment.entity';
+import { EnvironmentsStore } from './environments.store';
 import { assertSameAsPath } from '../common/naming';
-
-interface EnvironmentRow {
-  name: string;
-  type: string;
-  enabled: unknown;
-  protected: unknown;
-  sort_order: unknown;
-  project_count: unknown;
-  api_token_count: unknown;
-  enabled_toggle_count: unknown;
-}
-
-/**
- * One statement for any number of environments: each count is a correlated subquery served by an
- * index on environment_name (project_environments, api_tokens, feature_environments).
- * apiTokenCount counts only the SDK tokens (client, frontend): admin and service tokens have no
- * environment. enabledToggleCount counts feature_environments rows that are enabled, archived
- * features included, as Unleash does.
- */
-const RECORDS_SQL = `
-  SELECT e.name, e.type, e.enabled, e.protected, e.sort_order,
-    (SELECT COUNT(*) FROM project_environments pe
-      WHERE pe.environment_name = e.name) AS project_count,
-    (SELECT COUNT(*) FROM api_tokens t
-      WHERE t.environment_name = e.name AND t.type IN ('client', 'frontend')) AS api_token_count,
-    (SELECT COUNT(*) FROM feature_environments fe
-      WHERE fe.environment_name = e.name AND fe.enabled = 1) AS enabled_toggle_count
-  FROM environments e`;
 
 @Injectable()
 export class EnvironmentsService {
   constructor(
     @InjectRepository(Environment) private readonly environments: Repository<Environment>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: EnvironmentsStore,
   ) {}
 
   /** For routes that name an environment in the path: the environment, or 404. */
@@ -54,7 +26,7 @@ export class EnvironmentsService {
 
   /** Every environment with its counts, by sortOrder then name, in one statement. */
   async list(): Promise<EnvironmentListDto> {
-    return { version: 1, environments: await this.records() };
+    return { version: 1, environments: await this.store.records() };
   }
 
   /**
@@ -62,7 +34,7 @@ export class EnvironmentsService {
    * transaction to read what it has written.
    */
   async getRecord(name: string, manager?: EntityManager): Promise<EnvironmentDto> {
-    const [record] = await this.records([name], manager);
+    const [record] = await this.store.records([name], manager);
     if (!record) throw NotFoundError.named('environment', name);
     return record;
   }
@@ -123,30 +95,7 @@ export class EnvironmentsService {
 
   /** A new environment without a sortOrder goes after the last one. */
   private async nextSortOrder(): Promise<number> {
-    const [row] = await this.dataSource.query(
-      `SELECT MAX(sort_order) AS highest FROM environments`,
-    );
-    const highest = row?.highest === null || row?.highest === undefined ? 0 : toNumber(row.highest);
+    const highest = (await this.store.highestSortOrder()) ?? 0;
     return Math.min(highest + 1, SORT_ORDER_MAX);
-  }
-
-  /** The records of these environments (all when omitted), by sortOrder then name. */
-  private async records(names?: string[], manager?: EntityManager): Promise<EnvironmentDto[]> {
-    if (names && names.length === 0) return [];
-    const where = names ? ` WHERE e.name IN (${names.map(() => '?').join(', ')})` : '';
-    const rows: EnvironmentRow[] = await (manager ?? this.dataSource).query(
-      `${RECORDS_SQL}${where} ORDER BY e.sort_order, e.name`,
-      names ?? [],
-    );
-    return rows.map((row) => ({
-      name: row.name,
-      type: row.type,
-      enabled: toBoolean(row.enabled),
-      protected: toBoolean(row.protected),
-      sortOrder: toNumber(row.sort_order),
-      projectCount: toNumber(row.project_count),
-      apiTokenCount: toNumber(row.api_token_count),
-      enabledToggleCount: toNumber(row.enabled_toggle_count),
-    }));
   }
 }

@@ -1,12 +1,9 @@
 import { ValidationError } from '../common/errors';
+import type { Dialect } from '../database/sql-dialect';
+import type { ExportSelection } from '../features/features.store';
 import type { ExportQueryDto } from './dto/export-query.dto';
 
-/** Which features an export selects: the first rule of contract §6 that applies. */
-export type ExportSelection =
-  | { rule: 'tag'; tag: string }
-  | { rule: 'names'; names: string[] }
-  | { rule: 'project'; projectId: string }
-  | { rule: 'all' };
+export type { ExportSelection } from '../features/features.store';
 
 /**
  * tag → non-empty features → project → `features: []` alone. A selector below the rule that
@@ -23,49 +20,6 @@ export function selectionOf(query: ExportQueryDto): ExportSelection {
     '/body',
     'One of features, tag or project is required to select the features to export',
   );
-}
-
-export type Dialect = 'sqlite' | 'mysql';
-
-/**
- * A sub-select yielding the strings of a JSON array bound as ONE parameter, so that a list of
- * any length costs one placeholder (SQLite allows 32,766, MySQL 65,535) and one statement. The
- * MySQL column is utf8mb4_bin like the name columns, so that it compares byte-wise; values are
- * at most 100 characters (the DTO and the name columns say so), so nothing is truncated.
- */
-export function jsonStrings(dialect: Dialect): string {
-  return dialect === 'mysql'
-    ? `SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$')) jt`
-    : `SELECT value FROM json_each(?)`;
-}
-
-/**
- * The selection as a condition on `features f`, with its parameters. It is evaluated once, by
- * the features query; the other reads join the selection table filled from its result.
- */
-export function featureCondition(
-  selection: ExportSelection,
-  dialect: Dialect,
-): { sql: string; params: unknown[] } {
-  switch (selection.rule) {
-    case 'tag':
-      return {
-        sql: 'f.name IN (SELECT ft.feature_name FROM feature_tags ft WHERE ft.tag_value = ?)',
-        params: [selection.tag],
-      };
-    case 'names':
-      return {
-        sql: `f.name IN (${jsonStrings(dialect)})`,
-        params: [JSON.stringify(selection.names)],
-      };
-    case 'project':
-      return {
-        sql: 'f.project_id = ? AND f.archived_at IS NULL',
-        params: [selection.projectId],
-      };
-    case 'all':
-      return { sql: 'f.archived_at IS NULL', params: [] };
-  }
 }
 
 /** The temporary table that holds the names of the selected features during one export. */

@@ -29,11 +29,6 @@ export async function checkObject<T extends object>(
   return { value: instance, details: toDetails(errors, path) };
 }
 
-export function validationFailure(details: ErrorDetail[]): ValidationError {
-  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  return new ValidationError(`Request validation failed: ${summary}`, details);
-}
-
 /**
  * A body that must be a JSON array of DTOs (the global pipe only validates objects): every item
  * is validated, with paths such as /body/0/weight, and all problems are reported at once.
@@ -53,6 +48,6 @@ export async function validateArrayBody<T extends object>(
     body.map((item, index) => checkObject(cls, item, `/body/${index}`)),
   );
   const details = results.flatMap((result) => result.details);
-  if (details.length > 0) throw validationFailure(details);
+  if (details.length > 0) throw ValidationError.listing(details);
   return results.map((result) => result.value);
 }

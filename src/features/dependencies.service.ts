@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ErrorDetail, NotFoundError } from '../common/errors';
-import { validationFailure } from './body-validation';
+import { ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import type { CreateDependencyDto } from './dto/create-dependency.dto';
 import type { DependencyDto } from './dto/feature.dto';
 import { FeatureDependency } from './feature-dependency.entity';
 import { FeatureLookup } from './feature-lookup';
+import { DependenciesStore } from './dependencies.store';
 import { FeatureReadModel } from './feature-read.model';
 
 /**
@@ -20,6 +20,7 @@ export class DependenciesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
+    private readonly store: DependenciesStore,
   ) {}
 
   async list(projectId: string, child: string): Promise<DependencyDto[]> {
@@ -45,7 +46,7 @@ export class DependenciesService {
       });
     }
     details.push(...(await this.parentProblems(feature.projectId, child, dto.feature)));
-    if (details.length > 0) throw validationFailure(details);
+    if (details.length > 0) throw ValidationError.listing(details);
 
     const dependency = { child, parent: dto.feature, enabled, variants };
     const created = await this.dataSource.transaction(async (manager) => {
@@ -99,10 +100,7 @@ export class DependenciesService {
         },
       ];
     }
-    const rows: Array<{ child: string; parent: string }> = await this.dataSource.query(
-      `SELECT child, parent FROM feature_dependencies WHERE child = ? OR parent = ?`,
-      [parentName, child],
-    );
+    const rows = await this.store.touching(parentName, child);
     const problems: ErrorDetail[] = [];
     if (rows.some((row) => row.child === parentName)) {
       problems.push({

@@ -15,8 +15,8 @@ import type { StrategyVariant, Variant } from './variant';
 
 /*
  * Row → DTO mapping for raw SQL rows of the feature tables, the same on both databases (values go
- * through sql-values). The rows name the columns as the tables do, so that any module reading
- * these tables in bulk (the export) can select the same columns and reuse these functions.
+ * through sql-values). The stores return these rows; the export maps the same rows to its own
+ * items (fewer fields) and shares toStrategyDto and toDependencyDto.
  */
 
 /** `SELECT name, project_id, type, description, stale, impression_data, archived_at, created_at FROM features` */
@@ -56,12 +56,6 @@ export interface StrategyRow {
   disabled: unknown;
 }
 
-/** `SELECT strategy_id, segment_id FROM feature_strategy_segments` */
-export interface StrategySegmentRow {
-  strategy_id: string;
-  segment_id: unknown;
-}
-
 /** Strategy counts of one feature environment, for lists that leave the strategies out. */
 export interface StrategyCountRow {
   feature_name: string;
@@ -70,11 +64,12 @@ export interface StrategyCountRow {
   enabled_count: unknown;
 }
 
-/** `SELECT feature_name, tag_type, tag_value FROM feature_tags` */
+/** `SELECT feature_name, tag_type, tag_value, created_by_user_id FROM feature_tags` */
 export interface TagRow {
   feature_name: string;
   tag_type: string;
   tag_value: string;
+  created_by_user_id: unknown;
 }
 
 /** `SELECT child, parent, enabled, variants FROM feature_dependencies` */
@@ -110,30 +105,19 @@ export function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]>
   return groups;
 }
 
-/** Segment ids per strategy id. */
-export function segmentIdsByStrategy(rows: StrategySegmentRow[]): Map<string, number[]> {
-  const ids = new Map<string, number[]>();
-  for (const row of rows) {
-    const list = ids.get(row.strategy_id) ?? [];
-    list.push(toNumber(row.segment_id));
-    ids.set(row.strategy_id, list);
-  }
-  for (const list of ids.values()) list.sort((a, b) => a - b);
-  return ids;
-}
-
+/** The keys in the order of the export's strategy items (rules §6), which a test checks. */
 export function toStrategyDto(row: StrategyRow, segmentIds: number[] = []): StrategyDto {
   return {
     id: row.id,
     name: row.strategy_name,
-    title: row.title ?? null,
-    disabled: toBoolean(row.disabled),
     featureName: row.feature_name,
-    sortOrder: toNumber(row.sort_order),
-    segments: segmentIds,
+    title: row.title ?? null,
+    parameters: parseJson<Record<string, string>>(row.parameters, {}),
     constraints: parseJson<Constraint[]>(row.constraints, []),
     variants: parseJson<StrategyVariant[]>(row.variants, []),
-    parameters: parseJson<Record<string, string>>(row.parameters, {}),
+    sortOrder: toNumber(row.sort_order),
+    disabled: toBoolean(row.disabled),
+    segments: segmentIds,
   };
 }
 

@@ -1,5 +1,5 @@
-import type { ErrorDetail } from '../common/errors';
-import { checkObject, validationFailure } from './body-validation';
+import { ErrorDetail, ValidationError } from '../common/errors';
+import { checkObject } from './body-validation';
 import { UpdateFeatureDto } from './dto/create-feature.dto';
 import { FEATURE_TYPES, FeatureType } from './feature.entity';
 
@@ -89,11 +89,11 @@ function fromJsonPatch(operations: unknown[]): { changes: FeatureChanges; detail
 export async function parseFeaturePatch(body: unknown): Promise<FeatureChanges> {
   if (Array.isArray(body)) {
     const { changes, details } = fromJsonPatch(body);
-    if (details.length > 0) throw validationFailure(details);
+    if (details.length > 0) throw ValidationError.listing(details);
     return changes;
   }
   if (typeof body !== 'object' || body === null) {
-    throw validationFailure([
+    throw ValidationError.listing([
       {
         path: '/body',
         message: 'The body must be a JSON Patch array or an object with the fields to change',
@@ -101,7 +101,7 @@ export async function parseFeaturePatch(body: unknown): Promise<FeatureChanges> 
     ]);
   }
   const { value, details } = await checkObject(UpdateFeatureDto, body, '/body');
-  if (details.length > 0) throw validationFailure(details);
+  if (details.length > 0) throw ValidationError.listing(details);
   const changes: FeatureChanges = {};
   if (value.type !== undefined) changes.type = value.type;
   if (value.description !== undefined) changes.description = value.description;

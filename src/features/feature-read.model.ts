@@ -1,59 +1,49 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { FeatureDto, TagDto, DependencyDto } from './dto/feature.dto';
+import { EnvironmentsStore } from '../environments/environments.store';
+import { DependenciesStore } from './dependencies.store';
+import type { DependencyDto, FeatureDto, TagDto } from './dto/feature.dto';
 import type { LifecycleStageDto } from './dto/lifecycle.dto';
 import type { StrategyDto } from './dto/strategy.dto';
+import { FeatureEnvironmentsStore } from './feature-environments.store';
 import {
-  DependencyRow,
-  FeatureEnvironmentRow,
-  FeatureRow,
   groupBy,
-  LifecycleRow,
-  segmentIdsByStrategy,
   StrategyCountRow,
-  StrategyRow,
-  StrategySegmentRow,
-  TagRow,
   toCurrentLifecycle,
   toDependencyDto,
   toFeatureDto,
   toFeatureEnvironmentDto,
   toLifecycleStages,
-  toStrategyDto,
   toTagDto,
 } from './feature-mappers';
+import { FeatureTagsStore } from './feature-tags.store';
+import { FeatureSelection, FeaturesStore } from './features.store';
+import { LifecycleStore } from './lifecycle.store';
+import { StrategiesStore } from './strategies.store';
 
-/** Which features to read: by name (archived ones included), or the active features of a project. */
-export type FeatureSelection = { names: string[] } | { projectId: string };
-
-export const FEATURE_COLUMNS =
-  'name, project_id, type, description, stale, impression_data, archived_at, created_at';
-export const STRATEGY_COLUMNS =
-  'id, feature_name, environment_name, strategy_name, title, parameters, constraints, variants, sort_order, disabled';
-
-/** A SQL list of feature names for `IN (...)`, and its parameters. */
-function namesOf(selection: FeatureSelection): { list: string; params: unknown[] } {
-  if ('names' in selection) {
-    return { list: selection.names.map(() => '?').join(', '), params: selection.names };
-  }
-  return {
-    list: 'SELECT name FROM features WHERE project_id = ? AND archived_at IS NULL',
-    params: [selection.projectId],
-  };
-}
+export type { FeatureSelection } from './features.store';
 
 /**
  * The read side of features: whole feature records with their environments, strategies, tags,
- * dependencies and lifecycle, built with one query per table whatever the number of features,
- * environments or strategies. Every method takes an optional EntityManager so that a caller can
- * read inside its own transaction (one snapshot).
+ * dependencies and lifecycle, built with one query per table (through each table's store)
+ * whatever the number of features, environments or strategies. Every method takes an optional
+ * EntityManager so that a caller can read inside its own transaction (one snapshot).
  */
 @Injectable()
 export class FeatureReadModel {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly featureRows: FeaturesStore,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
+    private readonly strategyRows: StrategiesStore,
+    private readonly tagRows: FeatureTagsStore,
+    private readonly dependencyRows: DependenciesStore,
+    private readonly lifecycleRows: LifecycleStore,
+    private readonly environments: EnvironmentsStore,
+  ) {}
 
-  /** Full records of these features (by name), or null when it does not exist. */
+  /** The full record of a feature (by name), or null when it does not exist. */
   async feature(name: string, manager?: EntityManager): Promise<FeatureDto | null> {
     const [feature] = await this.features({ names: [name] }, { strategies: true }, manager);
     return feature ?? null;
@@ -69,91 +59,53 @@ export class FeatureReadModel {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FeatureDto[]> {
     if ('names' in selection && selection.names.length === 0) return [];
-    const { list, params } = namesOf(selection);
-    const q = <T>(sql: string, p: unknown[]): Promise<T[]> => manager.query(sql, p);
-
-    const features = await q<FeatureRow>(
-      `SELECT ${FEATURE_COLUMNS} FROM features WHERE name IN (${list}) ORDER BY name`,
-      params,
-    );
+    const features = await this.featureRows.rows(selection, manager);
     if (features.length === 0) return [];
-    const environments = await q<FeatureEnvironmentRow>(
-      `SELECT fe.feature_name, fe.environment_name, fe.enabled, fe.variants, fe.last_seen_at,
-              e.type, e.sort_order
-         FROM feature_environments fe JOIN environments e ON e.name = fe.environment_name
-        WHERE fe.feature_name IN (${list})
-        ORDER BY fe.feature_name, e.sort_order, e.name`,
-      params,
+    const environmentRows = await this.featureEnvironments.rows(selection, manager);
+    const orders = new Map(
+      (await this.environments.orders(manager)).map((env, rank) => [env.name, { env, rank }]),
     );
     let strategiesByEnv: Map<string, StrategyDto[]> | undefined;
     let countsByEnv: Map<string, StrategyCountRow> | undefined;
     if (options.strategies) {
-      const strategies = await q<StrategyRow>(
-        `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies
-          WHERE feature_name IN (${list})
-          ORDER BY feature_name, environment_name, sort_order, id`,
-        params,
-      );
-      const segments = strategies.length
-        ? await q<StrategySegmentRow>(
-            `SELECT fss.strategy_id, fss.segment_id
-               FROM feature_strategy_segments fss
-               JOIN feature_strategies fs ON fs.id = fss.strategy_id
-              WHERE fs.feature_name IN (${list})`,
-            params,
-          )
-        : [];
-      const segmentIds = segmentIdsByStrategy(segments);
       strategiesByEnv = new Map();
-      for (const row of strategies) {
-        const key = envKey(row.feature_name, row.environment_name);
-        const dto = toStrategyDto(row, segmentIds.get(row.id));
+      for (const { environment, strategy } of await this.strategyRows.ofFeatures(
+        selection,
+        manager,
+      )) {
+        const key = envKey(strategy.featureName, environment);
         const group = strategiesByEnv.get(key);
-        if (group) group.push(dto);
-        else strategiesByEnv.set(key, [dto]);
+        if (group) group.push(strategy);
+        else strategiesByEnv.set(key, [strategy]);
       }
     } else {
-      const counts = await q<StrategyCountRow>(
-        `SELECT feature_name, environment_name, COUNT(*) AS total,
-                SUM(CASE WHEN disabled = 0 THEN 1 ELSE 0 END) AS enabled_count
-           FROM feature_strategies
-          WHERE feature_name IN (${list})
-          GROUP BY feature_name, environment_name`,
-        params,
-      );
+      const counts = await this.strategyRows.countsOf(selection, manager);
       countsByEnv = new Map(
         counts.map((row) => [envKey(row.feature_name, row.environment_name), row]),
       );
     }
-    const tags = await q<TagRow>(
-      `SELECT feature_name, tag_type, tag_value FROM feature_tags
-        WHERE feature_name IN (${list}) ORDER BY feature_name, tag_type, tag_value`,
-      params,
-    );
-    const dependencies = await q<DependencyRow>(
-      `SELECT child, parent, enabled, variants FROM feature_dependencies
-        WHERE child IN (${list}) OR parent IN (${list}) ORDER BY child, parent`,
-      [...params, ...params],
-    );
-    const lifecycles = await q<LifecycleRow>(
-      `SELECT feature_name, stage, entered_stage_at FROM feature_lifecycles
-        WHERE feature_name IN (${list})`,
-      params,
-    );
+    const tags = await this.tagRows.ofFeatures(selection, manager);
+    const dependencies = await this.dependencyRows.around(selection, manager);
+    const lifecycles = await this.lifecycleRows.ofFeatures(selection, manager);
 
-    const envsOf = groupBy(environments, (row) => row.feature_name);
+    const envsOf = groupBy(environmentRows, (row) => row.feature_name);
     const tagsOf = groupBy(tags, (row) => row.feature_name);
     const parentsOf = groupBy(dependencies, (row) => row.child);
     const childrenOf = groupBy(dependencies, (row) => row.parent);
     const lifecycleOf = groupBy(lifecycles, (row) => row.feature_name);
+    const rank = (name: string) => orders.get(name)?.rank ?? Number.MAX_SAFE_INTEGER;
     return features.map((row) =>
       toFeatureDto(row, {
-        environments: (envsOf.get(row.name) ?? []).map((env) => {
-          const key = envKey(env.feature_name, env.environment_name);
-          return strategiesByEnv
-            ? toFeatureEnvironmentDto(env, strategiesByEnv.get(key) ?? [])
-            : toFeatureEnvironmentDto(env, undefined, countsByEnv?.get(key));
-        }),
+        environments: (envsOf.get(row.name) ?? [])
+          .sort((a, b) => rank(a.environment_name) - rank(b.environment_name))
+          .map((feRow) => {
+            const env = orders.get(feRow.environment_name)?.env;
+            const withEnv = { ...feRow, type: env?.type ?? '', sort_order: env?.sortOrder ?? 0 };
+            const key = envKey(feRow.feature_name, feRow.environment_name);
+            return strategiesByEnv
+              ? toFeatureEnvironmentDto(withEnv, strategiesByEnv.get(key) ?? [])
+              : toFeatureEnvironmentDto(withEnv, undefined, countsByEnv?.get(key));
+          }),
         tags: (tagsOf.get(row.name) ?? []).map(toTagDto),
         dependencies: (parentsOf.get(row.name) ?? []).map(toDependencyDto),
         children: (childrenOf.get(row.name) ?? []).map((dep) => dep.child),
@@ -163,84 +115,36 @@ export class FeatureReadModel {
   }
 
   /** The strategies of a feature in one environment, by sortOrder then id. */
-  async strategies(
+  strategies(
     featureName: string,
     environment: string,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<StrategyDto[]> {
-    const rows: StrategyRow[] = await manager.query(
-      `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies
-        WHERE feature_name = ? AND environment_name = ? ORDER BY sort_order, id`,
-      [featureName, environment],
-    );
-    if (rows.length === 0) return [];
-    const segments: StrategySegmentRow[] = await manager.query(
-      `SELECT fss.strategy_id, fss.segment_id
-         FROM feature_strategy_segments fss
-         JOIN feature_strategies fs ON fs.id = fss.strategy_id
-        WHERE fs.feature_name = ? AND fs.environment_name = ?`,
-      [featureName, environment],
-    );
-    const segmentIds = segmentIdsByStrategy(segments);
-    return rows.map((row) => toStrategyDto(row, segmentIds.get(row.id)));
+    return this.strategyRows.ofFeatureEnvironment(featureName, environment, manager);
   }
 
   /** One strategy of a feature in one environment, or null. */
-  async strategy(
+  strategy(
     featureName: string,
     environment: string,
     id: string,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<StrategyDto | null> {
-    const [row]: StrategyRow[] = await manager.query(
-      `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies
-        WHERE id = ? AND feature_name = ? AND environment_name = ?`,
-      [id, featureName, environment],
-    );
-    if (!row) return null;
-    const segments: StrategySegmentRow[] = await manager.query(
-      `SELECT strategy_id, segment_id FROM feature_strategy_segments WHERE strategy_id = ?`,
-      [id],
-    );
-    return toStrategyDto(row, segmentIdsByStrategy(segments).get(id));
+    return this.strategyRows.one(featureName, environment, id, manager);
   }
 
-  async tags(
-    featureName: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<TagDto[]> {
-    const rows: TagRow[] = await manager.query(
-      `SELECT feature_name, tag_type, tag_value FROM feature_tags
-        WHERE feature_name = ? ORDER BY tag_type, tag_value`,
-      [featureName],
-    );
-    return rows.map(toTagDto);
+  async tags(featureName: string, manager?: EntityManager): Promise<TagDto[]> {
+    return (await this.tagRows.ofFeature(featureName, manager)).map(toTagDto);
   }
 
   /** The parents of a feature, by name. */
-  async dependencies(
-    child: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<DependencyDto[]> {
-    const rows: DependencyRow[] = await manager.query(
-      `SELECT child, parent, enabled, variants FROM feature_dependencies
-        WHERE child = ? ORDER BY parent`,
-      [child],
-    );
-    return rows.map(toDependencyDto);
+  async dependencies(child: string, manager?: EntityManager): Promise<DependencyDto[]> {
+    return (await this.dependencyRows.parentsOf(child, manager)).map(toDependencyDto);
   }
 
   /** The lifecycle stages a feature has entered, in order. */
-  async lifecycle(
-    featureName: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<LifecycleStageDto[]> {
-    const rows: LifecycleRow[] = await manager.query(
-      `SELECT feature_name, stage, entered_stage_at, status, status_value
-         FROM feature_lifecycles WHERE feature_name = ?`,
-      [featureName],
-    );
-    return toLifecycleStages(rows);
+  async lifecycle(featureName: string, manager?: EntityManager): Promise<LifecycleStageDto[]> {
+    return toLifecycleStages(await this.lifecycleRows.ofFeature(featureName, manager));
   }
 }
 

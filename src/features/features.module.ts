@@ -16,7 +16,7 @@ import { FeatureEnvironmentsController } from './feature-environments.controller
 import { FeatureEnvironmentsService } from './feature-environments.service';
 import { FeatureLifecycle } from './feature-lifecycle.entity';
 import { FeatureLookup } from './feature-lookup';
-import { FeatureReadModel } from './feature-read.model';
+import { FeatureStoresModule } from './feature-stores.module';
 import { FeatureStrategy } from './feature-strategy.entity';
 import { FeatureStrategySegment } from './feature-strategy-segment.entity';
 import { FeatureTag } from './feature-tag.entity';
@@ -33,7 +33,7 @@ import { VariantsService } from './variants.service';
 
 /**
  * Features and their per-environment configuration. Other modules read features through
- * FeatureReadModel (whole records, set-based) and the mappers in feature-mappers.ts.
+ * FeatureStoresModule: the stores of the feature tables and FeatureReadModel.
  */
 @Module({
   imports: [
@@ -46,6 +46,7 @@ import { VariantsService } from './variants.service';
       FeatureDependency,
       FeatureLifecycle,
     ]),
+    FeatureStoresModule,
     ProjectsModule,
     EnvironmentsModule,
     ContextFieldsModule,
@@ -65,7 +66,6 @@ import { VariantsService } from './variants.service';
   ],
   providers: [
     FeatureLookup,
-    FeatureReadModel,
     FeaturesService,
     FeatureEnvironmentsService,
     StrategiesService,
@@ -74,6 +74,5 @@ import { VariantsService } from './variants.service';
     DependenciesService,
     LifecycleService,
   ],
-  exports: [FeatureReadModel],
 })
 export class FeaturesModule {}

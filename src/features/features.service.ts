@@ -6,7 +6,9 @@ import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '
 import { ProjectsService } from '../projects/projects.service';
 import type { CreateFeatureDto } from './dto/create-feature.dto';
 import type { FeatureDto, FeatureListDto } from './dto/feature.dto';
+import { DependenciesStore } from './dependencies.store';
 import { Feature } from './feature.entity';
+import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
@@ -21,6 +23,8 @@ export class FeaturesService {
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
     private readonly lifecycle: LifecycleService,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
+    private readonly dependencies: DependenciesStore,
   ) {}
 
   /** The project's features that are not archived, by name, without their strategies. */
@@ -57,10 +61,10 @@ export class FeaturesService {
           createdByUserId: null,
           createdAt: now,
         });
-        await manager.query(
-          `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
-           SELECT ?, environment_name, 0, '[]' FROM project_environments WHERE project_id = ?`,
-          [dto.name, projectId],
+        await this.featureEnvironments.addFeature(
+          manager,
+          dto.name,
+          await this.projects.linkedEnvironments(projectId, manager),
         );
         await this.lifecycle.start(manager, dto.name, now);
       });
@@ -89,16 +93,10 @@ export class FeaturesService {
   async archive(projectId: string, name: string): Promise<void> {
     const feature = await this.lookup.inProject(projectId, name);
     if (feature.archived) return;
-    const children: Array<{ child: string }> = await this.dataSource.query(
-      `SELECT d.child FROM feature_dependencies d JOIN features f ON f.name = d.child
-        WHERE d.parent = ? AND f.archived_at IS NULL ORDER BY d.child`,
-      [name],
-    );
+    const children = await this.dependencies.activeChildren(name);
     if (children.length > 0) {
       throw new ConflictError(
-        `Feature ${name} cannot be archived while other features depend on it: ${children
-          .map((row) => row.child)
-          .join(', ')}`,
+        `Feature ${name} cannot be archived while other features depend on it: ${children.join(', ')}`,
       );
     }
     const now = new Date();

@@ -5,6 +5,7 @@ import type { CompleteLifecycleDto, LifecycleStageDto } from './dto/lifecycle.dt
 import { FeatureLifecycle, LifecycleStage } from './feature-lifecycle.entity';
 import { FeatureLookup } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
+import { LifecycleStore } from './lifecycle.store';
 import { stageOrder } from './feature-mappers';
 import { isUniqueViolation } from '../common/database-errors';
 
@@ -20,6 +21,7 @@ export class LifecycleService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
+    private readonly store: LifecycleStore,
   ) {}
 
   async list(projectId: string, name: string): Promise<LifecycleStageDto[]> {
@@ -82,10 +84,7 @@ export class LifecycleService {
     featureName: string,
     stage: LifecycleStage,
   ): Promise<void> {
-    const rows: Array<{ stage: string }> = await manager.query(
-      `SELECT stage FROM feature_lifecycles WHERE feature_name = ?`,
-      [featureName],
-    );
+    const rows = await this.store.ofFeature(featureName, manager);
     const current = Math.max(-1, ...rows.map((row) => stageOrder(row.stage)));
     if (stageOrder(stage) <= current) return;
     try {

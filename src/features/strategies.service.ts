@@ -5,13 +5,12 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
 import { ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import { ConstraintValidator } from '../context-fields/constraint-validator.service';
-import { toNullableNumber } from '../database/sql-values';
 import { SegmentsService } from '../segments/segments.service';
 import { StrategyTypesService } from '../strategy-types/strategy-types.service';
-import { validationFailure } from './body-validation';
 import type { CreateStrategyDto, StrategyDto, UpdateStrategyDto } from './dto/strategy.dto';
 import { FeatureLookup, FeatureRef } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
+import { StrategiesStore } from './strategies.store';
 import { FeatureStrategy } from './feature-strategy.entity';
 import { FeatureStrategySegment } from './feature-strategy-segment.entity';
 import type { StrategyVariant } from './variant';
@@ -25,7 +24,6 @@ import {
 const MAX_PARAMETERS = 100;
 const MAX_PARAMETER_NAME = 100;
 const MAX_PARAMETER_VALUE = 10000;
-const MAX_SORT_ORDER = 2147483647;
 const PERCENTAGE = /^(0|[1-9]\d?|100)$/;
 
 /** A key as one token of a JSON pointer (RFC 6901). */
@@ -52,6 +50,7 @@ export class StrategiesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
+    private readonly store: StrategiesStore,
     private readonly strategyTypes: StrategyTypesService,
     private readonly segments: SegmentsService,
     private readonly constraints: ConstraintValidator,
@@ -85,7 +84,8 @@ export class StrategiesService {
     const checked = await this.check(feature, dto);
     const id = randomUUID();
     await this.dataSource.transaction(async (manager) => {
-      const sortOrder = checked.sortOrder ?? (await this.nextSortOrder(manager, name, environment));
+      const sortOrder =
+        checked.sortOrder ?? (await this.store.nextSortOrder(manager, name, environment));
       await manager.insert(FeatureStrategy, {
         id,
         featureName: name,
@@ -167,20 +167,6 @@ export class StrategiesService {
       );
     }
     return strategy;
-  }
-
-  private async nextSortOrder(
-    manager: EntityManager,
-    name: string,
-    environment: string,
-  ): Promise<number> {
-    const [row]: Array<{ max_order: unknown }> = await manager.query(
-      `SELECT MAX(sort_order) AS max_order FROM feature_strategies
-        WHERE feature_name = ? AND environment_name = ?`,
-      [name, environment],
-    );
-    const max = toNullableNumber(row?.max_order);
-    return max === null ? 0 : Math.min(max + 1, MAX_SORT_ORDER);
   }
 
   private async linkSegments(
@@ -285,7 +271,7 @@ export class StrategiesService {
       }
     });
 
-    if (details.length > 0) throw validationFailure(details);
+    if (details.length > 0) throw ValidationError.listing(details);
     return {
       name: dto.name,
       title: dto.title ?? null,

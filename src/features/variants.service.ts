@@ -1,7 +1,8 @@
+import { ValidationError } from '../common/errors';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { validateArrayBody, validationFailure } from './body-validation';
+import { validateArrayBody } from './body-validation';
 import { VariantInputDto, VariantListDto } from './dto/variant.dto';
 import { FeatureEnvironment } from './feature-environment.entity';
 import { FeatureLookup } from './feature-lookup';
@@ -41,7 +42,7 @@ export class VariantsService {
     const { variants, details, references } = normaliseVariants(inputs, '/body');
     const known = await this.lookup.existingContextFields(referencedNames(references));
     details.push(...unknownContextFields(references, known));
-    if (details.length > 0) throw validationFailure(details);
+    if (details.length > 0) throw ValidationError.listing(details);
     await this.dataSource
       .getRepository(FeatureEnvironment)
       .update({ featureName: name, environment }, { variants });

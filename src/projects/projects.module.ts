@@ -1,12 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EnvironmentsStoreModule } from '../environments/environments-store.module';
+import { FeatureStoresModule } from '../features/feature-stores.module';
+import { SegmentsStoreModule } from '../segments/segments-store.module';
+import { ProjectsStoreModule } from './projects-store.module';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
 import { ProjectsController } from './projects.controller';
 import { ProjectsService } from './projects.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Project, ProjectEnvironment])],
+  imports: [
+    TypeOrmModule.forFeature([Project, ProjectEnvironment]),
+    ProjectsStoreModule,
+    EnvironmentsStoreModule,
+    FeatureStoresModule,
+    SegmentsStoreModule,
+  ],
   controllers: [ProjectsController],
   providers: [ProjectsService],
   exports: [ProjectsService],

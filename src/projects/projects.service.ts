@@ -1,19 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { compareBytes } from '../common/byte-order';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
-import { toNumber } from '../database/sql-values';
+import { EnvironmentsStore } from '../environments/environments.store';
+import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
+import { FeaturesStore } from '../features/features.store';
+import { StrategiesStore } from '../features/strategies.store';
+import { SegmentsStore } from '../segments/segments.store';
 import { CreateProjectDto, UpdateProjectDto } from './dto/create-project.dto';
 import { ProjectDto, ProjectListDto } from './dto/project.dto';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
+import { ProjectsStore } from './projects.store';
 import { assertSameAsPath } from '../common/naming';
 
 /** The project every fresh database has; like Unleash, it cannot be deleted. */
 export const DEFAULT_PROJECT = 'default';
-
-const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 @Injectable()
 export class ProjectsService {
@@ -21,6 +25,12 @@ export class ProjectsService {
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(ProjectEnvironment) private readonly links: Repository<ProjectEnvironment>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: ProjectsStore,
+    private readonly environments: EnvironmentsStore,
+    private readonly features: FeaturesStore,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
+    private readonly strategies: StrategiesStore,
+    private readonly segments: SegmentsStore,
   ) {}
 
   /** For routes that name a project in the path: 404 when it does not exist. */
@@ -30,9 +40,8 @@ export class ProjectsService {
   }
 
   /** The environments the project is linked to, by name. */
-  async linkedEnvironments(projectId: string): Promise<string[]> {
-    const rows = await this.links.find({ where: { projectId }, select: { environment: true } });
-    return rows.map((row) => row.environment).sort(byteOrder);
+  async linkedEnvironments(projectId: string, tx?: EntityManager): Promise<string[]> {
+    return (await this.store.environmentsOf(projectId, tx)).sort(compareBytes);
   }
 
   /** The ids among these that name no project (one query); for bodies that list projects. */
@@ -70,10 +79,10 @@ export class ProjectsService {
           description: dto.description ?? null,
           createdAt: new Date(),
         });
-        await manager.query(
-          `INSERT INTO project_environments (project_id, environment_name)
-           SELECT ?, name FROM environments WHERE enabled = 1`,
-          [dto.id],
+        await this.store.linkEnvironments(
+          manager,
+          dto.id,
+          await this.environments.enabledNames(manager),
         );
       });
     } catch (error) {
@@ -102,25 +111,16 @@ export class ProjectsService {
     if (id === DEFAULT_PROJECT) {
       throw ValidationError.of('/param/id', 'The default project cannot be deleted');
     }
-    const features = await this.dataSource.query(
-      `SELECT name FROM features WHERE project_id = ? LIMIT 1`,
-      [id],
-    );
-    if (features.length > 0) {
+    if (await this.features.anyInProject(id)) {
       throw new ConflictError(
         `The project ${id} still has features (archived ones included); delete them first`,
       );
     }
-    const usedSegments: Array<{ name: string }> = await this.dataSource.query(
-      `SELECT s.name FROM segments s
-       JOIN feature_strategy_segments fss ON fss.segment_id = s.id
-       WHERE s.project_id = ? LIMIT 1`,
-      [id],
-    );
-    if (usedSegments.length > 0) {
-      throw new ConflictError(
-        `The segment ${usedSegments[0].name} of project ${id} is used by strategies`,
-      );
+    const segments = await this.segments.ofProject(id);
+    const used = await this.strategies.firstUsedSegment(segments.map((segment) => segment.id));
+    if (used !== null) {
+      const name = segments.find((segment) => segment.id === used)?.name;
+      throw new ConflictError(`The segment ${name} of project ${id} is used by strategies`);
     }
     // The foreign keys cascade to the links and segments, and refuse (409 through the filter)
     // should a feature appear meanwhile.
@@ -134,7 +134,7 @@ export class ProjectsService {
    */
   async linkEnvironment(id: string, environment: string): Promise<ProjectDto> {
     await this.assertExists(id);
-    if (!(await this.environmentExists(environment))) {
+    if (!(await this.environments.exists(environment))) {
       throw ValidationError.of(
         '/body/environment',
         `Could not find environment with name ${environment}`,
@@ -143,14 +143,7 @@ export class ProjectsService {
     try {
       await this.dataSource.transaction(async (manager) => {
         await manager.insert(ProjectEnvironment, { projectId: id, environment });
-        await manager.query(
-          `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
-           SELECT f.name, ?, 0, '[]' FROM features f
-           WHERE f.project_id = ?
-             AND NOT EXISTS (SELECT 1 FROM feature_environments fe
-                             WHERE fe.feature_name = f.name AND fe.environment_name = ?)`,
-          [environment, id, environment],
-        );
+        await this.featureEnvironments.addProject(manager, id, environment);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -168,7 +161,7 @@ export class ProjectsService {
    */
   async unlinkEnvironment(id: string, environment: string): Promise<void> {
     await this.assertExists(id);
-    if (!(await this.environmentExists(environment))) {
+    if (!(await this.environments.exists(environment))) {
       throw NotFoundError.named('environment', environment);
     }
     await this.dataSource.transaction(async (manager) => {
@@ -178,15 +171,8 @@ export class ProjectsService {
       if (!linked) {
         throw new NotFoundError(`The environment ${environment} is not linked to project ${id}`);
       }
-      const ofProject = `feature_name IN (SELECT name FROM features WHERE project_id = ?)`;
-      await manager.query(
-        `DELETE FROM feature_strategies WHERE environment_name = ? AND ${ofProject}`,
-        [environment, id],
-      );
-      await manager.query(
-        `DELETE FROM feature_environments WHERE environment_name = ? AND ${ofProject}`,
-        [environment, id],
-      );
+      await this.strategies.removeProject(manager, id, environment);
+      await this.featureEnvironments.removeProject(manager, id, environment);
       await manager.delete(ProjectEnvironment, { projectId: id, environment });
     });
   }
@@ -197,34 +183,20 @@ export class ProjectsService {
     return project;
   }
 
-  private async environmentExists(name: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT name FROM environments WHERE name = ?`, [
-      name,
-    ]);
-    return rows.length > 0;
-  }
-
   /** Projects with their environments and feature counts: two more statements for any number. */
   private async records(projects: Project[]): Promise<ProjectDto[]> {
     if (projects.length === 0) return [];
     const ids = projects.map((p) => p.id);
-    const placeholders = ids.map(() => '?').join(', ');
     const links = await this.links.find({ where: { projectId: In(ids) } });
-    const counts: Array<{ project_id: string; features: unknown }> = await this.dataSource.query(
-      `SELECT project_id, COUNT(*) AS features FROM features
-       WHERE archived_at IS NULL AND project_id IN (${placeholders})
-       GROUP BY project_id`,
-      ids,
-    );
+    const featureCounts = await this.features.activeCounts(ids);
     const environments = new Map<string, string[]>(ids.map((id) => [id, []]));
     for (const link of links) environments.get(link.projectId)?.push(link.environment);
-    const featureCounts = new Map(counts.map((row) => [row.project_id, toNumber(row.features)]));
     return projects.map((project) => ({
       id: project.id,
       name: project.name,
       description: project.description,
       createdAt: project.createdAt.toISOString(),
-      environments: (environments.get(project.id) ?? []).sort(byteOrder),
+      environments: (environments.get(project.id) ?? []).sort(compareBytes),
       featureCount: featureCounts.get(project.id) ?? 0,
     }));
   }

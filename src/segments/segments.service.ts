@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { ConstraintValidator } from '../context-fields/constraint-validator.service';
+import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
 import { SegmentDto, SegmentListDto } from './dto/segment.dto';
@@ -15,7 +16,7 @@ import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 export class SegmentsService {
   constructor(
     @InjectRepository(Segment) private readonly segments: Repository<Segment>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly strategies: StrategiesStore,
     private readonly constraintValidator: ConstraintValidator,
     private readonly projects: ProjectsService,
   ) {}
@@ -90,11 +91,7 @@ export class SegmentsService {
   /** Refuses (409) while a strategy uses the segment; the foreign key backs this up in a race. */
   async remove(id: number): Promise<void> {
     const segment = await this.findOrFail(id);
-    const used = await this.dataSource.query(
-      `SELECT strategy_id FROM feature_strategy_segments WHERE segment_id = ? LIMIT 1`,
-      [id],
-    );
-    if (used.length > 0) {
+    if (await this.strategies.usesSegment(id)) {
       throw new ConflictError(
         `The segment ${segment.name} is used by strategies; remove it from them first`,
       );
@@ -116,17 +113,11 @@ export class SegmentsService {
 
   /** A segment limited to a project may only serve strategies of that project's features. */
   private async assertOnlyUsedIn(id: number, projectId: string): Promise<void> {
-    const elsewhere: Array<{ project_id: string }> = await this.dataSource.query(
-      `SELECT f.project_id FROM feature_strategy_segments fss
-       JOIN feature_strategies fs ON fs.id = fss.strategy_id
-       JOIN features f ON f.name = fs.feature_name
-       WHERE fss.segment_id = ? AND f.project_id <> ? LIMIT 1`,
-      [id, projectId],
-    );
-    if (elsewhere.length > 0) {
+    const elsewhere = await this.strategies.projectUsingSegmentOutside(id, projectId);
+    if (elsewhere !== null) {
       throw ValidationError.of(
         '/body/project',
-        `The segment is used by strategies in project ${elsewhere[0].project_id}; it cannot be limited to project ${projectId}`,
+        `The segment is used by strategies in project ${elsewhere}; it cannot be limited to project ${projectId}`,
       );
     }
   }

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import {
   CreateStrategyTypeDto,
   StrategyParameterDto,
   UpdateStrategyTypeDto,
 } from './dto/create-strategy-type.dto';
+import { StrategiesStore } from '../features/strategies.store';
 import { StrategyTypeDto, StrategyTypeListDto } from './dto/strategy-type.dto';
 import { StrategyParameterDefinition, StrategyType } from './strategy-type.entity';
 import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
@@ -15,7 +16,7 @@ import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 export class StrategyTypesService {
   constructor(
     @InjectRepository(StrategyType) private readonly types: Repository<StrategyType>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly strategies: StrategiesStore,
   ) {}
 
   /** The strategy type of that name, or null (a strategy body naming it is then a 400). */
@@ -63,11 +64,7 @@ export class StrategyTypesService {
   async remove(name: string): Promise<void> {
     const type = await this.findOrFail(name);
     this.refuseBuiltIn(type, 'deleted');
-    const used = await this.dataSource.query(
-      `SELECT id FROM feature_strategies WHERE strategy_name = ? LIMIT 1`,
-      [name],
-    );
-    if (used.length > 0) {
+    if (await this.strategies.anyOfType(name)) {
       throw new ConflictError(`The strategy type ${name} is used by strategies; remove them first`);
     }
     await this.types.delete({ name });
@@ -102,10 +99,7 @@ export class StrategyTypesService {
       seen.add(parameter.name);
     });
     if (details.length > 0) {
-      throw new ValidationError(
-        `Invalid parameters: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
-        details,
-      );
+      throw ValidationError.listing(details, 'Invalid parameters');
     }
     return input.map((parameter) => ({
       name: parameter.name,

@@ -3,11 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { TagType } from './tag-type.entity';
 import { TagTypesController } from './tag-types.controller';
 import { TagTypesService } from './tag-types.service';
+import { TagTypesStore } from './tag-types.store';
 
 @Module({
   imports: [TypeOrmModule.forFeature([TagType])],
   controllers: [TagTypesController],
-  providers: [TagTypesService],
-  exports: [TagTypesService],
+  providers: [TagTypesService, TagTypesStore],
+  exports: [TagTypesService, TagTypesStore],
 })
 export class TagsModule {}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * SDK tokens (client, frontend) scoped to an environment, as a correlated count; admin and service
+ * tokens have no environment. `envColumn` is the outer query's environment name column.
+ */
+export function sdkTokensCountSql(envColumn: string): string {
+  return `(SELECT COUNT(*) FROM api_tokens t
+      WHERE t.environment_name = ${envColumn} AND t.type IN ('client', 'frontend'))`;
+}
+
+/** The raw SQL of `roles`, `role_permissions` and `api_tokens`. */
+@Injectable()
+export class AuthStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The clone's copy of the permissions scoped to `source` (rules §4). */
+  async copyEnvironmentPermissions(
+    tx: EntityManager,
+    source: string,
+    target: string,
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO role_permissions (role_id, permission, environment_name)
+       SELECT role_id, permission, ? FROM role_permissions WHERE environment_name = ?`,
+      [target, source],
+    );
+  }
+
+  /** Whether a token is bound to the role. */
+  async roleHasTokens(roleId: number): Promise<boolean> {
+    const rows = await this.dataSource.query(
+      `SELECT id FROM api_tokens WHERE role_id = ? LIMIT 1`,
+      [roleId],
+    );
+    return rows.length > 0;
+  }
+}

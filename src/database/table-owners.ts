@@ -1,0 +1,28 @@
+/**
+ * Who owns each table. The owner is a module folder under src/; every SQL statement that names a
+ * table lives in that folder's store files (`*.store.ts`), and other modules reach the table only
+ * through those stores or the owner's services. The architecture test (src/architecture.spec.ts)
+ * enforces this map, so a new table is added here with its first migration.
+ */
+export const TABLE_OWNERS: Readonly<Record<string, string>> = {
+  projects: 'projects',
+  project_environments: 'projects',
+  environments: 'environments',
+  context_fields: 'context-fields',
+  segments: 'segments',
+  tag_types: 'tags',
+  strategy_types: 'strategy-types',
+  features: 'features',
+  feature_environments: 'features',
+  feature_strategies: 'features',
+  feature_strategy_segments: 'features',
+  feature_tags: 'features',
+  feature_dependencies: 'features',
+  feature_lifecycles: 'features',
+  roles: 'auth',
+  role_permissions: 'auth',
+  api_tokens: 'auth',
+  feedback: 'feedback',
+  // A temporary table of one export's feature names, created and dropped inside its transaction.
+  export_selection: 'export',
+};

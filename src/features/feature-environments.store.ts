@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { parseJson, placeholders, toBoolean } from '../database/sql-values';
+import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
+import type { FeatureEnvironmentRow } from './feature-mappers';
+import type { Variant } from './variant';
+
+/**
+ * Enabled feature-environment rows of an environment, as a correlated count for the environment
+ * list; `envColumn` is the outer query's environment name column.
+ */
+export function enabledTogglesCountSql(envColumn: string): string {
+  return `(SELECT COUNT(*) FROM feature_environments fe
+      WHERE fe.environment_name = ${envColumn} AND fe.enabled = 1)`;
+}
+
+/** The `feature_environments` table: each feature's switch and variants per environment. */
+@Injectable()
+export class FeatureEnvironmentsStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async find(
+    featureName: string,
+    environment: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<{ enabled: boolean; variants: Variant[] } | null> {
+    const [row]: Array<{ enabled: unknown; variants: unknown }> = await tx.query(
+      `SELECT enabled, variants FROM feature_environments
+        WHERE feature_name = ? AND environment_name = ?`,
+      [featureName, environment],
+    );
+    if (!row) return null;
+    return { enabled: toBoolean(row.enabled), variants: parseJson<Variant[]>(row.variants, []) };
+  }
+
+  /** Rows of the selected features (without the environment's type and order), by feature. */
+  async rows(
+    selection: FeatureSelection,
+    tx: EntityManager,
+  ): Promise<Omit<FeatureEnvironmentRow, 'type' | 'sort_order'>[]> {
+    const { list, params } = featureNamesSql(selection);
+    return tx.query(
+      `SELECT feature_name, environment_name, enabled, variants, last_seen_at
+         FROM feature_environments WHERE feature_name IN (${list})
+        ORDER BY feature_name`,
+      params,
+    );
+  }
+
+  /** A disabled row in each of these environments for a new feature. */
+  async addFeature(tx: EntityManager, featureName: string, environments: string[]): Promise<void> {
+    if (environments.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       VALUES ${environments.map(() => `(?, ?, 0, '[]')`).join(', ')}`,
+      environments.flatMap((environment) => [featureName, environment]),
+    );
+  }
+
+  /**
+   * A disabled row in the environment for each feature of the project (archived ones included)
+   * that has none: one INSERT ... SELECT.
+   */
+  async addProject(tx: EntityManager, projectId: string, environment: string): Promise<void> {
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       SELECT f.name, ?, 0, '[]' FROM features f
+       WHERE f.project_id = ?
+         AND NOT EXISTS (SELECT 1 FROM feature_environments fe
+                         WHERE fe.feature_name = f.name AND fe.environment_name = ?)`,
+      [environment, projectId, environment],
+    );
+  }
+
+  async removeProject(tx: EntityManager, projectId: string, environment: string): Promise<void> {
+    await tx.query(
+      `DELETE FROM feature_environments
+        WHERE environment_name = ? AND feature_name IN (${FEATURES_OF_PROJECT_SQL})`,
+      [environment, projectId],
+    );
+  }
+
+  /**
+   * The clone's copy (rules §4): the rows of the projects' features in `source` (archived ones
+   * too, so that a revived feature keeps its configuration), then a disabled row for each of
+   * their features that the source lacks, as linking a project does.
+   */
+  async copyEnvironment(
+    tx: EntityManager,
+    source: string,
+    target: string,
+    projectIds: string[],
+  ): Promise<void> {
+    const inProjects = `f.project_id IN (${placeholders(projectIds)})`;
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       SELECT fe.feature_name, ?, fe.enabled, fe.variants
+       FROM feature_environments fe JOIN features f ON f.name = fe.feature_name
+       WHERE fe.environment_name = ? AND ${inProjects}`,
+      [target, source, ...projectIds],
+    );
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       SELECT f.name, ?, 0, '[]' FROM features f
+       WHERE ${inProjects} AND NOT EXISTS (
+         SELECT 1 FROM feature_environments fe WHERE fe.feature_name = f.name AND fe.environment_name = ?)`,
+      [target, ...projectIds, target],
+    );
+  }
+
+  /** The export's read: the selected features' rows in one environment. */
+  async readForExport(
+    tx: EntityManager,
+    selectionTable: string,
+    environment: string,
+  ): Promise<Array<{ feature_name: string; enabled: unknown; variants: unknown }>> {
+    return tx.query(
+      `SELECT fe.feature_name, fe.enabled, fe.variants
+         FROM ${selectionTable} sel JOIN feature_environments fe ON fe.feature_name = sel.name
+        WHERE fe.environment_name = ?`,
+      [environment],
+    );
+  }
+}

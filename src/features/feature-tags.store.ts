@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { featureNamesSql, FeatureSelection } from './features.store';
+import type { TagRow } from './feature-mappers';
+
+/** The `feature_tags` table. */
+@Injectable()
+export class FeatureTagsStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Tags of the selected features, by feature, type, value. */
+  async ofFeatures(selection: FeatureSelection, tx: EntityManager): Promise<TagRow[]> {
+    const { list, params } = featureNamesSql(selection);
+    return tx.query(
+      `SELECT feature_name, tag_type, tag_value, created_by_user_id FROM feature_tags
+        WHERE feature_name IN (${list}) ORDER BY feature_name, tag_type, tag_value`,
+      params,
+    );
+  }
+
+  async ofFeature(featureName: string, tx: EntityManager = this.dataSource.manager) {
+    return this.ofFeatures({ names: [featureName] }, tx);
+  }
+
+  /** The export's read: the selected features' tags. */
+  async readForExport(tx: EntityManager, selectionTable: string): Promise<TagRow[]> {
+    return tx.query(
+      `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id
+         FROM ${selectionTable} sel JOIN feature_tags ft ON ft.feature_name = sel.name`,
+    );
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { featureNamesSql, FeatureSelection } from './features.store';
+import type { LifecycleRow } from './feature-mappers';
+
+/** The `feature_lifecycles` table: one row per stage a feature entered. */
+@Injectable()
+export class LifecycleStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async ofFeatures(selection: FeatureSelection, tx: EntityManager): Promise<LifecycleRow[]> {
+    const { list, params } = featureNamesSql(selection);
+    return tx.query(
+      `SELECT feature_name, stage, entered_stage_at FROM feature_lifecycles
+        WHERE feature_name IN (${list})`,
+      params,
+    );
+  }
+
+  /** Every stage row of a feature, with the completion status. */
+  async ofFeature(
+    featureName: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<LifecycleRow[]> {
+    return tx.query(
+      `SELECT feature_name, stage, entered_stage_at, status, status_value
+         FROM feature_lifecycles WHERE feature_name = ?`,
+      [featureName],
+    );
+  }
+}

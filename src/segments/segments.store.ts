@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { toNumber } from '../database/sql-values';
+import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+
+/** A segment's id and name. */
+export interface SegmentRef {
+  id: number;
+  name: string;
+}
+
+/** The raw SQL of `segments` (simple reads and writes go through the service's repository). */
+@Injectable()
+export class SegmentsStore {
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /** The segments limited to a project. */
+  async ofProject(projectId: string): Promise<SegmentRef[]> {
+    const rows: Array<{ id: unknown; name: string }> = await this.dataSource.query(
+      `SELECT id, name FROM segments WHERE project_id = ? ORDER BY id`,
+      [projectId],
+    );
+    return rows.map((row) => ({ id: toNumber(row.id), name: row.name }));
+  }
+
+  /** The name of a segment whose stored constraints contain this text, if any. */
+  async firstWithConstraintContaining(needle: string): Promise<string | null> {
+    const [row]: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT name FROM segments WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
+      [needle],
+    );
+    return row?.name ?? null;
+  }
+
+  /** The export's read: these segments' ids and names (segments are few: one JSON parameter). */
+  async readForExport(tx: EntityManager, ids: number[]): Promise<SegmentRef[]> {
+    if (ids.length === 0) return [];
+    const rows: Array<{ id: unknown; name: string }> = await tx.query(
+      `SELECT id, name FROM segments WHERE id IN (${jsonStrings(this.dialect)})`,
+      [JSON.stringify(ids.map(String))],
+    );
+    return rows.map((row) => ({ id: toNumber(row.id), name: row.name }));
+  }
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import type { TagTypeDto } from './dto/tag-type.dto';
+
+/** The raw SQL of `tag_types` (simple reads and writes go through the service's repository). */
+@Injectable()
+export class TagTypesStore {
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /** The export's read: these tag types (few: their names go as one JSON parameter). */
+  async readForExport(tx: EntityManager, names: string[]): Promise<TagTypeDto[]> {
+    if (names.length === 0) return [];
+    const rows: TagTypeDto[] = await tx.query(
+      `SELECT name, description, icon FROM tag_types WHERE name IN (${jsonStrings(this.dialect)})`,
+      [JSON.stringify(names)],
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      description: row.description ?? null,
+      icon: row.icon ?? null,
+    }));
+  }
+}
