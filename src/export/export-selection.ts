@@ -1,7 +1,7 @@
 import { ValidationError } from '../common/errors';
 import type { ExportQueryDto } from './dto/export-query.dto';
 
-/** Which features an export selects: the first rule of contract §6 that applies. */
+/** Which features an export selects: the first rule of rules.md §6 that applies. */
 export type ExportSelection =
   | { rule: 'tag'; tag: string }
   | { rule: 'names'; names: string[] }
