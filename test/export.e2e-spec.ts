@@ -14,7 +14,7 @@ import { createFeature, envUrl, featureUrl } from './feature-fixtures';
 import { startTestApp, TestApp } from './support/test-app';
 
 /*
- * The contents of an export (contract §6), compared as whole documents. The data set is built
+ * The contents of an export (rules.md §6), compared as whole documents. The data set is built
  * through the admin API and uses every exported field: two projects, archived features,
  * strategies with constraints on custom context fields with legal values, segments, strategy and
  * environment variants with stickiness and overrides, tags of two types, dependencies, and names
@@ -202,7 +202,7 @@ describe('export: contents', () => {
   });
   afterAll(() => t.close());
 
-  /* The exported records, as contract §6 lists their fields. */
+  /* The exported records, as rules.md §6 lists their fields. */
 
   const F = {
     zebra: {
@@ -702,7 +702,7 @@ describe('export: contents', () => {
   });
 
   describe('the document', () => {
-    it('has the fields of contract §6, in its order', async () => {
+    it('has the fields of rules.md §6, in its order', async () => {
       const res = await expectStatus(
         t.admin.post(EXPORT, { environment: 'development', tag: 'payments' }),
         200,

@@ -1,6 +1,6 @@
 import { expectErrorRecord, startTestApp, TestApp } from './support/test-app';
 
-describe('error records of contract §2', () => {
+describe('error records of rules.md §2', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-/** Every permission of contract §3. */
+/** Every permission of rules.md §3. */
 export const PERMISSIONS = [
   'ADMIN',
   'CREATE_ENVIRONMENT',

@@ -1,6 +1,6 @@
 /**
  * Compares two strings in the byte order of their UTF-8 encodings, which is what a binary
- * collation gives (contract §6: "by name" is byte order, the same on both databases).
+ * collation gives (rules.md §6: "by name" is byte order, the same on both databases).
  *
  * UTF-8 byte order is code point order. JavaScript's `<` compares UTF-16 code units, which agree
  * with code points except in one place: a surrogate (0xD800–0xDFFF, half of a code point above

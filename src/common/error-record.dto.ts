@@ -8,7 +8,7 @@ export class ErrorDetailDto {
   @ApiProperty() message: string;
 }
 
-/** The seed's error record, which every error response carries (contract §2). */
+/** The seed's error record, which every error response carries (rules.md §2). */
 @ApiSchema({ name: 'errorSchema' })
 export class ErrorRecordDto {
   @ApiProperty({ format: 'uuid', description: 'ID of the error instance; also in the log line' })

@@ -77,7 +77,7 @@ function fromHttpException(exception: HttpException, request: FastifyRequest): A
 
 /**
  * The one place where an exception becomes an HTTP response: every error answers with the error
- * record of contract §2. Unknown errors are logged with the record's id and answered with a
+ * record of rules.md §2. Unknown errors are logged with the record's id and answered with a
  * generic 500 that echoes nothing of the driver or the stack.
  */
 @Catch()

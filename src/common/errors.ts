@@ -5,7 +5,7 @@ export interface ErrorDetail {
 }
 
 /**
- * The project's error vocabulary (contract §2). Services throw these; the one exception filter
+ * The project's error vocabulary (rules.md §2). Services throw these; the one exception filter
  * turns them into the error record.
  */
 export abstract class AppError extends Error {

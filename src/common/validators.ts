@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, Length, Matches, NotEquals, ValidateIf } from 'class-validator';
 
-/** The name rule of contract §2: 1–100 URL-friendly characters, and not `.` or `..`. */
+/** The name rule of rules.md §2: 1–100 URL-friendly characters, and not `.` or `..`. */
 export const NAME_PATTERN = /^[a-zA-Z0-9~_.-]+$/;
 
 export function IsResourceName(): PropertyDecorator {

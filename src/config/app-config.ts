@@ -17,7 +17,7 @@ export type DatabaseConfig =
   | { type: 'better-sqlite3'; path: string }
   | { type: 'mysql' | 'mariadb'; url: string; poolSize: number };
 
-/** The environment variables this service reads, validated once at start (contract §1). */
+/** The environment variables this service reads, validated once at start (rules.md §1). */
 class EnvironmentVariables {
   @IsOptional()
   @Transform(({ value }: { value: string }) => (value === '' ? undefined : Number(value)))

@@ -27,7 +27,7 @@ export class EnvironmentCloneService {
   ) {}
 
   /**
-   * Creates `dto.name` as a copy of `sourceName` for the chosen projects (contract §4): in one
+   * Creates `dto.name` as a copy of `sourceName` for the chosen projects (rules.md §4): in one
    * transaction and with a fixed number of set-based statements, whatever the number of features
    * and strategies.
    */

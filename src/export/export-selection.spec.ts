@@ -7,7 +7,7 @@ const query = (selectors: Partial<ExportQueryDto>): ExportQueryDto => ({
   ...selectors,
 });
 
-describe('selectionOf: the first rule that applies (contract §6)', () => {
+describe('selectionOf: the first rule that applies (rules.md §6)', () => {
   it('tag wins over everything', () => {
     expect(selectionOf(query({ tag: 'beta', features: ['a'], project: 'p' }))).toEqual({
       rule: 'tag',

@@ -10,7 +10,7 @@ import { ExportService } from './export.service';
 export class ExportController {
   constructor(private readonly exports: ExportService) {}
 
-  /** Any admin-API token may export (contract §3): no permission beyond the guard's default. */
+  /** Any admin-API token may export (rules.md §3): no permission beyond the guard's default. */
   @Post('export')
   @HttpCode(200)
   @ApiOkResponse({

@@ -105,7 +105,7 @@ export async function serviceTokenWith(
   return token.body.secret as string;
 }
 
-/** Asserts the error record shape of contract §2 and returns its body. */
+/** Asserts the error record shape of rules.md §2 and returns its body. */
 export function expectErrorRecord(
   res: request.Response,
   status: number,

@@ -78,7 +78,7 @@ function checkSingleValue(operator: ConstraintOperator, value: string): string |
 }
 
 /**
- * Checks constraints against the rules of contract §7 and returns them normalised, or the
+ * Checks constraints against the rules of rules.md §7 and returns them normalised, or the
  * details of every violation (paths start with `prefix`, e.g. /body/constraints).
  */
 export function checkConstraints(

@@ -82,7 +82,7 @@ const EDITOR_PERMISSIONS = [
   'READ_FEEDBACK',
 ];
 
-/** The contents of a fresh database (contract §1). */
+/** The contents of a fresh database (rules.md §1). */
 export class SeedDefaults1763700000001 implements MigrationInterface {
   name = 'SeedDefaults1763700000001';
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsInt, IsString, Length, Max, Min } from 'class-validator';
 import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 
-/** The known environment types; others are accepted (contract §4). */
+/** The known environment types; others are accepted (rules.md §4). */
 export const KNOWN_ENVIRONMENT_TYPES = ['development', 'test', 'preproduction', 'production'];
 
 // sort_order is a 32-bit integer on MySQL; out-of-range values are refused here, not by the driver.

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
-/** The seed's Environment record, with the counts of contract §7. */
+/** The seed's Environment record, with the counts of rules.md §7. */
 @ApiSchema({ name: 'environmentSchema' })
 export class EnvironmentDto {
   @ApiProperty({ description: 'Name of the environment' })

@@ -6,7 +6,7 @@ import { VariantDto } from '../../features/dto/variant.dto';
 import { TagTypeDto } from '../../tags/dto/tag-type.dto';
 
 /*
- * The seed's ExportResult with the fields contract §6 lists, in that order. Where another module
+ * The seed's ExportResult with the fields rules.md §6 lists, in that order. Where another module
  * already registered the seed's schema with the same fields (Strategy, Variant, TagType, a
  * dependency's parent), it is reused; the others get export-specific schema names, because the
  * export's Feature, FeatureEnvironment and ContextField carry fewer fields than the records of
@@ -64,7 +64,7 @@ export class ExportDependencyDto {
   dependencies: DependencyDto[];
 }
 
-/** Every list is sorted (contract §6), so that two exports of the same data are byte-identical. */
+/** Every list is sorted (rules.md §6), so that two exports of the same data are byte-identical. */
 @ApiSchema({ name: 'exportResultSchema' })
 export class ExportResultDto {
   @ApiProperty({ type: [ExportFeatureDto], description: 'By name' })

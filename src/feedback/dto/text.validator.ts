@@ -50,7 +50,7 @@ class IsTextConstraint implements ValidatorConstraintInterface {
 }
 
 /**
- * A string of min to max characters, counted as Unicode code points (contract §5: "string lengths
+ * A string of min to max characters, counted as Unicode code points (rules.md §5: "string lengths
  * count characters"), that can be stored as UTF-8 unchanged.
  */
 export function IsText(min: number, max: number, options?: ValidationOptions): PropertyDecorator {
