@@ -16,7 +16,7 @@ export function sdkTokensCountSql(envColumn: string): string {
 export class AuthStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The clone's copy of the permissions scoped to `source` (rules §4). */
+  /** The clone's copy of the permissions scoped to `source` (rules.md §4). */
   async copyEnvironmentPermissions(
     tx: EntityManager,
     source: string,

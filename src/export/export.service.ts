@@ -56,7 +56,7 @@ function emptyDocument(): ExportResultDto {
 }
 
 /**
- * The export of rules §6. One read transaction (one snapshot), and a fixed number of statements
+ * The export of rules.md §6. One read transaction (one snapshot), and a fixed number of statements
  * whatever the number of features: the features are selected with one query, their names go into
  * a temporary table as one JSON parameter, and each table's store then reads the selected rows
  * with one statement that joins it; no statement has a placeholder per feature. Rows are read raw

@@ -82,7 +82,7 @@ export class FeatureEnvironmentsStore {
   }
 
   /**
-   * The clone's copy (rules §4): the rows of the projects' features in `source` (archived ones
+   * The clone's copy (rules.md §4): the rows of the projects' features in `source` (archived ones
    * too, so that a revived feature keeps its configuration), then a disabled row for each of
    * their features that the source lacks, as linking a project does.
    */

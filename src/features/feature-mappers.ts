@@ -105,7 +105,7 @@ export function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]>
   return groups;
 }
 
-/** The keys in the order of the export's strategy items (rules §6), which a test checks. */
+/** The keys in the order of the export's strategy items (rules.md §6), which a test checks. */
 export function toStrategyDto(row: StrategyRow, segmentIds: number[] = []): StrategyDto {
   return {
     id: row.id,

@@ -15,7 +15,7 @@ export interface FeatureRef {
 /** Which features to read: by name (archived ones included), or the active features of a project. */
 export type FeatureSelection = { names: string[] } | { projectId: string };
 
-/** Which features an export selects (rules §6). */
+/** Which features an export selects (rules.md §6). */
 export type ExportSelection =
   | { rule: 'tag'; tag: string }
   | { rule: 'names'; names: string[] }
@@ -97,7 +97,7 @@ export class FeaturesStore {
     return new Map(rows.map((row) => [row.project_id, toNumber(row.features)]));
   }
 
-  /** The features an export selects, evaluated once (rules §6), unsorted. */
+  /** The features an export selects, evaluated once (rules.md §6), unsorted. */
   async readForExport(tx: EntityManager, selection: ExportSelection): Promise<FeatureRow[]> {
     const condition = this.exportCondition(selection);
     return tx.query(
