@@ -57,6 +57,8 @@ export interface Principal {
   grants: PermissionGrant[];
   /** Absolute expiry of the token, if any, checked on every request. */
   expiresAt: Date | null;
+  /** Set when a person signed in: their session stands in for a token. */
+  user?: { id: number; name: string };
 }
 
 export function hasPermission(

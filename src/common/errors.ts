@@ -46,10 +46,13 @@ export class ProtectedEnvironmentError extends AppError {
 export class AuthenticationRequired extends AppError {
   readonly status = 401;
 
-  constructor(
-    message = 'You must authenticate with a valid API token in the Authorization header',
-  ) {
+  constructor(message = 'You must sign in, or send a valid API token in the Authorization header') {
     super(message);
+  }
+
+  /** Where to sign in: the descriptor Unleash's clients read to show their login form. */
+  override extraFields(): Record<string, unknown> {
+    return { path: '/auth/simple/login', type: 'password', defaultHidden: false, options: [] };
   }
 }
 
@@ -104,4 +107,9 @@ export class ServiceUnavailableError extends AppError {
   constructor(message = 'The database cannot be reached; try again shortly') {
     super(message);
   }
+}
+
+/** Too many attempts (sign-in); the client should wait before trying again. */
+export class TooManyRequestsError extends AppError {
+  readonly status = 429;
 }

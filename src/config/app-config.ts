@@ -7,6 +7,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
 } from 'class-validator';
 
@@ -57,6 +58,25 @@ class EnvironmentVariables {
   @IsOptional()
   @IsString()
   CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(12, { message: 'INIT_ADMIN_PASSWORD must be at least 12 characters long' })
+  INIT_ADMIN_PASSWORD?: string;
+
+  @IsOptional()
+  @Transform(({ value }: { value: string }) => (value === '' ? undefined : Number(value)))
+  @IsInt({ message: 'SESSION_IDLE_MINUTES must be an integer between 1 and 525600' })
+  @Min(1, { message: 'SESSION_IDLE_MINUTES must be an integer between 1 and 525600' })
+  @Max(525600, { message: 'SESSION_IDLE_MINUTES must be an integer between 1 and 525600' })
+  SESSION_IDLE_MINUTES?: number;
+
+  @IsOptional()
+  @Transform(({ value }: { value: string }) => (value === '' ? undefined : Number(value)))
+  @IsInt({ message: 'SESSION_MAX_HOURS must be an integer between 1 and 8760' })
+  @Min(1, { message: 'SESSION_MAX_HOURS must be an integer between 1 and 8760' })
+  @Max(8760, { message: 'SESSION_MAX_HOURS must be an integer between 1 and 8760' })
+  SESSION_MAX_HOURS?: number;
 }
 
 const CONFIG_KEYS = [
@@ -67,6 +87,9 @@ const CONFIG_KEYS = [
   'INIT_ADMIN_API_TOKENS',
   'LOG_LEVEL',
   'CORS_ORIGINS',
+  'INIT_ADMIN_PASSWORD',
+  'SESSION_IDLE_MINUTES',
+  'SESSION_MAX_HOURS',
 ] as const;
 
 export interface AppConfig {
@@ -76,6 +99,11 @@ export interface AppConfig {
   initAdminApiTokens: string[];
   logLevel: LogLevel;
   corsOrigins: string[];
+  /** The first admin user's password; generated and printed once when not set. */
+  initAdminPassword: string | null;
+  /** A session ends after this long unused, and in any case after sessionMaxMs. */
+  sessionIdleMs: number;
+  sessionMaxMs: number;
 }
 
 export class ConfigError extends Error {
@@ -118,7 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) {
     const first = errors[0];
     const message = Object.values(first.constraints ?? {})[0] ?? `${first.property} is invalid`;
-    // The value is not echoed: DATABASE_URL and INIT_ADMIN_API_TOKENS carry secrets.
+    // The value is not echoed: DATABASE_URL, INIT_ADMIN_API_TOKENS and INIT_ADMIN_PASSWORD carry
+    // secrets.
     throw new ConfigError(`Invalid configuration: ${message}`);
   }
   return {
@@ -131,5 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     initAdminApiTokens: splitList(parsed.INIT_ADMIN_API_TOKENS),
     logLevel: parsed.LOG_LEVEL ?? 'info',
     corsOrigins: splitList(parsed.CORS_ORIGINS),
+    initAdminPassword: parsed.INIT_ADMIN_PASSWORD ?? null,
+    sessionIdleMs: (parsed.SESSION_IDLE_MINUTES ?? 8 * 60) * 60_000,
+    sessionMaxMs: (parsed.SESSION_MAX_HOURS ?? 7 * 24) * 3_600_000,
   };
 }

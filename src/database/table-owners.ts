@@ -23,6 +23,11 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   role_permissions: 'auth',
   api_tokens: 'auth',
   feedback: 'feedback',
+  users: 'users',
+  user_sessions: 'users',
+  login_attempts: 'users',
+  favorite_features: 'users',
+  events: 'events',
   // A temporary table of one export's feature names, created and dropped inside its transaction.
   export_selection: 'export',
 };

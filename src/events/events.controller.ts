@@ -1,0 +1,25 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
+import { EventsService } from './events.service';
+
+/** Reading the audit trail; no route changes or deletes an event. */
+@ApiTags('Events')
+@Controller('api/admin')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get('events')
+  @ApiOperation({ summary: 'The event log, newest first', operationId: 'getEvents' })
+  @ApiOkResponse({ type: EventListDto })
+  list(@Query() query: EventQueryDto): Promise<EventListDto> {
+    return this.events.list(query);
+  }
+
+  @Get('search/events')
+  @ApiOperation({ summary: 'Search the event log, newest first', operationId: 'searchEvents' })
+  @ApiOkResponse({ type: EventSearchResultDto })
+  search(@Query() query: EventQueryDto): Promise<EventSearchResultDto> {
+    return this.events.search(query);
+  }
+}

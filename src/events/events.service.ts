@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../auth/permissions';
+import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
+import { EventsStore, NewEvent } from './events.store';
+
+/** What a write says about itself; who made it comes from the principal. */
+export type EventChange = Omit<NewEvent, 'createdBy' | 'createdByUserId'>;
+
+/** Who acted: the signed-in user, or a token acting alone (by its name, with no user id). */
+export function actorOf(principal: Principal): {
+  createdBy: string;
+  createdByUserId: number | null;
+} {
+  return principal.user
+    ? { createdBy: principal.user.name, createdByUserId: principal.user.id }
+    : { createdBy: principal.tokenName, createdByUserId: null };
+}
+
+/**
+ * The audit trail: every write appends its event in its own transaction, so a failed change
+ * leaves no event and a committed one always has its event.
+ */
+@Injectable()
+export class EventsService {
+  constructor(private readonly store: EventsStore) {}
+
+  record(tx: EntityManager, principal: Principal, ...changes: EventChange[]): Promise<void> {
+    const actor = actorOf(principal);
+    return this.store.append(
+      tx,
+      changes.map((change) => ({ ...change, ...actor })),
+    );
+  }
+
+  async list(query: EventQueryDto): Promise<EventListDto> {
+    const page = await this.search(query);
+    return { version: 1, events: page.events, totalEvents: page.total };
+  }
+
+  search(query: EventQueryDto): Promise<EventSearchResultDto> {
+    return this.store.search(
+      {
+        type: query.type,
+        project: query.project,
+        feature: query.feature,
+        createdBy: query.createdBy,
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+      },
+      query.offset ?? 0,
+      query.limit ?? 50,
+    );
+  }
+
+  collaborators(featureNames: string[]): Promise<Map<string, number[]>> {
+    return this.store.collaborators(featureNames);
+  }
+}

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { parseJson, sqlTimestamp, toIso, toNullableNumber, toNumber } from '../database/sql-values';
+import type { EventDto } from './dto/event.dto';
+
+/** An event to append; `createdAt` is the time of the write. */
+export interface NewEvent {
+  type: string;
+  createdBy: string;
+  createdByUserId: number | null;
+  project?: string | null;
+  environment?: string | null;
+  featureName?: string | null;
+  data?: unknown;
+  preData?: unknown;
+}
+
+/** Filters of the event search: each one optional, all of them combined. */
+export interface EventFilter {
+  type?: string;
+  project?: string;
+  feature?: string;
+  createdBy?: string;
+  from?: Date;
+  to?: Date;
+}
+
+interface EventRow {
+  id: unknown;
+  type: string;
+  created_at: unknown;
+  created_by: string;
+  created_by_user_id: unknown;
+  project: string | null;
+  environment: string | null;
+  feature_name: string | null;
+  data: unknown;
+  pre_data: unknown;
+}
+
+const COLUMNS =
+  'id, type, created_at, created_by, created_by_user_id, project, environment, feature_name, data, pre_data';
+
+function toEventDto(row: EventRow): EventDto {
+  return {
+    id: toNumber(row.id),
+    type: row.type,
+    createdAt: toIso(row.created_at) as string,
+    createdBy: row.created_by,
+    createdByUserId: toNullableNumber(row.created_by_user_id),
+    project: row.project ?? null,
+    environment: row.environment ?? null,
+    featureName: row.feature_name ?? null,
+    data: parseJson<unknown>(row.data, null),
+    preData: parseJson<unknown>(row.pre_data, null),
+  };
+}
+
+/** The `events` table: append-only. Nothing here updates or deletes an event. */
+@Injectable()
+export class EventsStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Appends events in the caller's transaction: one INSERT whatever their number. */
+  async append(tx: EntityManager, events: NewEvent[], at: Date = new Date()): Promise<void> {
+    if (events.length === 0) return;
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    await tx.query(
+      `INSERT INTO events (type, created_at, created_by, created_by_user_id, project, environment,
+         feature_name, data, pre_data)
+       VALUES ${events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      events.flatMap((event) => [
+        event.type,
+        sqlTimestamp(at),
+        event.createdBy,
+        event.createdByUserId,
+        event.project ?? null,
+        event.environment ?? null,
+        event.featureName ?? null,
+        json(event.data),
+        json(event.preData),
+      ]),
+    );
+  }
+
+  /**
+   * One page, newest first, and the total: two statements whatever the page size. Every filter is
+   * an equality on an indexed column (with the id), so a page walks its index from the end.
+   */
+  async search(
+    filter: EventFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ events: EventDto[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const equal = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(`${column} = ?`);
+      params.push(value);
+    };
+    equal('type', filter.type);
+    equal('project', filter.project);
+    equal('feature_name', filter.feature);
+    equal('created_by', filter.createdBy);
+    if (filter.from) {
+      where.push('created_at >= ?');
+      params.push(sqlTimestamp(filter.from));
+    }
+    if (filter.to) {
+      where.push('created_at <= ?');
+      params.push(sqlTimestamp(filter.to));
+    }
+    const condition = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM events${condition} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      [...params, limit, offset],
+    );
+    const [count]: Array<{ total: unknown }> = await this.dataSource.query(
+      `SELECT COUNT(*) AS total FROM events${condition}`,
+      params,
+    );
+    return { events: rows.map(toEventDto), total: toNumber(count?.total) };
+  }
+
+  /**
+   * The users who changed each feature, most recent first (the seed's `collaborators`): one
+   * statement for any number of features.
+   */
+  async collaborators(featureNames: string[]): Promise<Map<string, number[]>> {
+    const result = new Map<string, number[]>();
+    if (featureNames.length === 0) return result;
+    const rows: Array<{ feature_name: string; user_id: unknown }> = await this.dataSource.query(
+      `SELECT feature_name, created_by_user_id AS user_id, MAX(id) AS last_id FROM events
+        WHERE created_by_user_id IS NOT NULL
+          AND feature_name IN (${featureNames.map(() => '?').join(', ')})
+        GROUP BY feature_name, created_by_user_id
+        ORDER BY feature_name, last_id DESC`,
+      featureNames,
+    );
+    for (const row of rows) {
+      const list = result.get(row.feature_name) ?? [];
+      list.push(toNumber(row.user_id));
+      result.set(row.feature_name, list);
+    }
+    return result;
+  }
+}
