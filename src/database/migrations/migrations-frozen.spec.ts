@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIGRATIONS } from '.';
 
-const MIGRATION_FILE = /^\d{13}-[a-z0-9-]+\.ts$/;
+const MIGRATION_FILE = /^\d{13}-[A-Za-z0-9-]+\.ts$/;
 const files = readdirSync(__dirname).filter((file) => MIGRATION_FILE.test(file));
 
 function importedModules(source: string): string[] {
