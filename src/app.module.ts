@@ -49,6 +49,7 @@ export class AppModule {
           dataSourceFactory: async (dataSourceOptions) => {
             const dataSource = await new FlagkeeperDataSource(
               dataSourceOptions as DataSourceOptions,
+              false,
             ).initialize();
             if (dataSource.options.type === 'better-sqlite3')
               serializeSqliteTransactions(dataSource);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DataSource, getMetadataArgsStorage } from 'typeorm';
+import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 import type { EntityMetadata } from 'typeorm';
 import type { IndexMetadata } from 'typeorm/metadata/IndexMetadata';
 
@@ -27,10 +27,29 @@ export const CURRENT_TIMESTAMP_MS = (): string => "(strftime('%Y-%m-%d %H:%M:%f'
  *   entity metadata would name it like an index (IDX_…).
  */
 export class FlagkeeperDataSource extends DataSource {
+  /**
+   * @param describeDefaults false for the application: with a column default in its metadata,
+   * TypeORM reads every row inserted through `insert()` back with a SELECT on databases without
+   * INSERT … RETURNING (SQLite, MySQL), doubling the statements of every create. The application
+   * always writes every column and needs no schema comparison, so it leaves defaults to the
+   * database. The CLI and the schema test describe them (the default, true).
+   */
+  constructor(
+    options: DataSourceOptions,
+    private readonly describeDefaults = true,
+  ) {
+    super(options);
+  }
+
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
     const type = this.options.type;
     if (type === 'mysql' || type === 'mariadb') this.adaptToMysql();
+    if (!this.describeDefaults) {
+      for (const entity of this.entityMetadatas) {
+        for (const column of entity.columns) column.default = undefined;
+      }
+    }
   }
 
   private adaptToMysql(): void {
