@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions, type Logger as TypeOrmLogger } from 'typeorm';
+import { DataSourceOptions, type Logger as TypeOrmLogger } from 'typeorm';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { ErrorRecordFilter } from './common/error-record.filter';
@@ -10,6 +10,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContextFieldsModule } from './context-fields/context-fields.module';
 import { buildDataSourceOptions } from './database/database-options';
+import { FlagkeeperDataSource } from './database/flagkeeper-data-source';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
 import { ExportModule } from './export/export.module';
@@ -46,8 +47,9 @@ export class AppModule {
             retryDelay: 3000,
           }),
           dataSourceFactory: async (dataSourceOptions) => {
-            const dataSource = await new DataSource(
+            const dataSource = await new FlagkeeperDataSource(
               dataSourceOptions as DataSourceOptions,
+              false,
             ).initialize();
             if (dataSource.options.type === 'better-sqlite3')
               serializeSqliteTransactions(dataSource);

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 
 export const LIFECYCLE_STAGES = ['initial', 'pre-live', 'live', 'completed', 'archived'] as const;
 export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
@@ -6,18 +6,19 @@ export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
 /** One row per stage a feature has entered, with when it entered it. */
 @Entity('feature_lifecycles')
 export class FeatureLifecycle {
-  @PrimaryColumn({ name: 'feature_name', type: 'varchar' })
+  @PrimaryColumn({ name: 'feature_name', type: 'varchar', length: 100 })
+  @ForeignKey('features', { onDelete: 'CASCADE' })
   featureName: string;
 
-  @PrimaryColumn({ type: 'varchar' })
+  @PrimaryColumn({ type: 'varchar', length: 20 })
   stage: LifecycleStage;
 
-  @Column({ name: 'entered_stage_at', type: 'datetime', precision: 3 })
+  @Column({ name: 'entered_stage_at', type: 'datetime' })
   enteredStageAt: Date;
 
-  @Column({ type: 'varchar', nullable: true })
+  @Column({ type: 'varchar', length: 20, nullable: true })
   status: string | null;
 
-  @Column({ name: 'status_value', type: 'varchar', nullable: true })
+  @Column({ name: 'status_value', type: 'varchar', length: 255, nullable: true })
   statusValue: string | null;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { CURRENT_TIMESTAMP_MS } from '../database/flagkeeper-data-source';
 
 export const FEATURE_TYPES = [
   'release',
@@ -11,31 +12,33 @@ export type FeatureType = (typeof FEATURE_TYPES)[number];
 
 @Entity('features')
 export class Feature {
-  @PrimaryColumn({ type: 'varchar' })
+  @PrimaryColumn({ type: 'varchar', length: 100 })
   name: string;
 
-  @Column({ name: 'project_id', type: 'varchar' })
+  @Column({ name: 'project_id', type: 'varchar', length: 100 })
+  @ForeignKey('projects', { onDelete: 'RESTRICT' })
+  @Index()
   projectId: string;
 
-  @Column({ type: 'varchar' })
+  @Column({ type: 'varchar', length: 100, default: 'release' })
   type: FeatureType;
 
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
-  @Column({ type: 'boolean' })
+  @Column({ type: 'boolean', default: false })
   stale: boolean;
 
-  @Column({ name: 'impression_data', type: 'boolean' })
+  @Column({ name: 'impression_data', type: 'boolean', default: false })
   impressionData: boolean;
 
   /** Set while the feature is archived; archived features keep all their configuration. */
-  @Column({ name: 'archived_at', type: 'datetime', precision: 3, nullable: true })
+  @Column({ name: 'archived_at', type: 'datetime', nullable: true })
   archivedAt: Date | null;
 
   @Column({ name: 'created_by_user_id', type: 'integer', nullable: true })
   createdByUserId: number | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @Column({ name: 'created_at', type: 'datetime', default: CURRENT_TIMESTAMP_MS })
   createdAt: Date;
 }

@@ -1,6 +1,9 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { CURRENT_TIMESTAMP_MS } from '../database/flagkeeper-data-source';
 
 @Entity('feedback')
+@Index(['createdAt', 'id'])
+@Index(['category', 'createdAt'])
 export class Feedback {
   @PrimaryGeneratedColumn()
   id: number;
@@ -11,7 +14,8 @@ export class Feedback {
   @Column({ name: 'user_type', type: 'varchar', length: 100, nullable: true })
   userType: string | null;
 
-  @Column({ name: 'difficulty_score', type: 'double', nullable: true })
+  /** REAL on SQLite, DOUBLE on MySQL (TypeORM maps one to the other). */
+  @Column({ name: 'difficulty_score', type: 'real', nullable: true })
   difficultyScore: number | null;
 
   @Column({ type: 'text', nullable: true })
@@ -21,6 +25,6 @@ export class Feedback {
   areasForImprovement: string | null;
 
   /** Always set in code (not left to the column default), so the insert needs no read-back. */
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @Column({ name: 'created_at', type: 'datetime', default: CURRENT_TIMESTAMP_MS })
   createdAt: Date;
 }

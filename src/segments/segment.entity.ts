@@ -1,5 +1,6 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
+import { CURRENT_TIMESTAMP_MS } from '../database/flagkeeper-data-source';
 import { jsonTransformer } from '../database/json-column';
 
 @Entity('segments')
@@ -7,18 +8,19 @@ export class Segment {
   @PrimaryGeneratedColumn()
   id: number;
 
-  @Column({ type: 'varchar' })
+  @Column({ type: 'varchar', length: 100, unique: true })
   name: string;
 
   @Column({ type: 'text', nullable: true })
   description: string | null;
 
-  @Column({ name: 'project_id', type: 'varchar', nullable: true })
+  @Column({ name: 'project_id', type: 'varchar', length: 100, nullable: true })
+  @ForeignKey('projects', { onDelete: 'CASCADE' })
   projectId: string | null;
 
-  @Column({ type: 'text', transformer: jsonTransformer<Constraint[]>([]) })
+  @Column({ type: 'text', default: '[]', transformer: jsonTransformer<Constraint[]>([]) })
   constraints: Constraint[];
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @Column({ name: 'created_at', type: 'datetime', default: CURRENT_TIMESTAMP_MS })
   createdAt: Date;
 }

@@ -1,0 +1,56 @@
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/app-config';
+import { buildDataSourceOptions } from '../src/database/database-options';
+import { ENTITY_FILES, FlagkeeperDataSource } from '../src/database/flagkeeper-data-source';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** What `schema:log` would print: the statements that would bring the schema to the entities. */
+async function pendingStatements(dataSource: DataSource): Promise<string[]> {
+  const sql = await dataSource.driver.createSchemaBuilder().log();
+  return sql.upQueries.map((query) => query.query);
+}
+
+async function migratedTables(dataSource: DataSource): Promise<string[]> {
+  const sql =
+    dataSource.options.type === 'better-sqlite3'
+      ? `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+      : `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()`;
+  const rows: Array<{ name: string }> = await dataSource.query(sql);
+  return rows
+    .map((row) => row.name)
+    .filter((name) => name !== 'migrations')
+    .sort();
+}
+
+function entityTables(dataSource: DataSource): string[] {
+  return dataSource.entityMetadatas.map((entity) => entity.tableName).sort();
+}
+
+// The migrations are the schema; the entities must describe it exactly, on both databases, so that
+// `npm run typeorm -- migration:generate` produces only the change a developer made to an entity.
+describe('entities match the migrated schema', () => {
+  let t: TestApp;
+  let cli: DataSource;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    // The data source of the TypeORM CLI (ormconfig.ts), on the same freshly migrated database.
+    const { database } = loadConfig({ DATABASE_URL: t.database.url });
+    cli = await new FlagkeeperDataSource(
+      buildDataSourceOptions(database, ENTITY_FILES),
+    ).initialize();
+  });
+  afterAll(async () => {
+    await cli?.destroy();
+    await t?.close();
+  });
+
+  it('the application registers an entity for every migrated table', async () => {
+    expect(entityTables(t.dataSource)).toEqual(await migratedTables(t.dataSource));
+  });
+
+  it('the CLI data source (all entity files) has an entity for every table and nothing to change', async () => {
+    expect(entityTables(cli)).toEqual(await migratedTables(cli));
+    expect(await pendingStatements(cli)).toEqual([]);
+  });
+});
