@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ErrorRecordDto } from './common/error-record.dto';
 import { createLogger, PinoNestLogger } from './common/logger';
+import { requestContext } from './common/request-context';
 import type { AppConfig } from './config/app-config';
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
@@ -56,7 +57,8 @@ export async function createApp(
   });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done();
+    // One context per request, filled in by the guard: the event log reads who is calling.
+    requestContext.run({}, done);
   });
   // A client that hangs up before the answer still gets its line (the work may have been done).
   fastify.addHook('onRequestAbort', (request, done) => {

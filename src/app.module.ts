@@ -13,12 +13,14 @@ import { buildDataSourceOptions } from './database/database-options';
 import { FlagkeeperDataSource } from './database/flagkeeper-data-source';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
+import { EventsModule } from './events/events.module';
 import { ExportModule } from './export/export.module';
 import { FeaturesModule } from './features/features.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
 import { ProjectsModule } from './projects/projects.module';
 import { SegmentsModule } from './segments/segments.module';
+import { UsersModule } from './users/users.module';
 import { StrategyTypesModule } from './strategy-types/strategy-types.module';
 import { TagsModule } from './tags/tags.module';
 
@@ -67,6 +69,8 @@ export class AppModule {
         FeaturesModule,
         FeedbackModule,
         ExportModule,
+        EventsModule,
+        UsersModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: RequestValidationPipe },

@@ -1,10 +1,19 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { AuthenticationRequired, PermissionError } from '../common/errors';
+import { AuthenticationRequired, ContentTypeError, PermissionError } from '../common/errors';
+import { requestContext } from '../common/request-context';
+import { readCookie } from '../users/cookies';
+import { SESSION_COOKIE, SessionsService } from '../users/sessions.service';
 import { ApiTokensService } from './api-tokens.service';
 import { IS_PUBLIC, PermissionRequirement, REQUIRED_PERMISSION } from './auth.decorators';
 import { hasPermission, Principal } from './permissions';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/(json|json-patch\+json)\s*(;|$)/i.test(contentType ?? '');
+}
 
 type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
@@ -17,6 +26,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: ApiTokensService,
+    private readonly sessions: SessionsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -24,11 +34,7 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = this.extractToken(request.headers.authorization);
-    if (!token) throw new AuthenticationRequired();
-    const principal = await this.tokens.authenticate(token);
-    if (!principal)
-      throw new AuthenticationRequired('The API token is unknown, expired or revoked');
+    const principal = await this.authenticate(request);
     if (principal.type === 'client' || principal.type === 'frontend') {
       throw new PermissionError(
         [],
@@ -47,7 +53,33 @@ export class AuthGuard implements CanActivate {
       }
     }
     request.principal = principal;
+    const store = requestContext.getStore();
+    if (store) store.principal = principal;
     return true;
+  }
+
+  /** A token in the Authorization header, else a sign-in session cookie. */
+  private async authenticate(request: AuthenticatedRequest): Promise<Principal> {
+    const token = this.extractToken(request.headers.authorization);
+    if (token) {
+      const principal = await this.tokens.authenticate(token);
+      if (!principal) {
+        throw new AuthenticationRequired('The API token is unknown, expired or revoked');
+      }
+      return principal;
+    }
+    const sessionId = readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (!sessionId) throw new AuthenticationRequired();
+    const principal = await this.sessions.authenticate(sessionId);
+    if (!principal) throw new AuthenticationRequired('The session has ended; sign in again');
+    // A cross-site form can carry the cookie but cannot send JSON: a change made with a cookie
+    // must declare a JSON body (an empty one counts), which only same-origin scripts can do.
+    if (!SAFE_METHODS.has(request.method) && !isJson(request.headers['content-type'])) {
+      throw new ContentTypeError(
+        'A request that changes something with a session cookie must send Content-Type: application/json',
+      );
+    }
+    return principal;
   }
 
   private extractToken(header: string | undefined): string | undefined {

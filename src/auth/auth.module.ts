@@ -5,6 +5,7 @@ import { ApiTokensController } from './api-tokens.controller';
 import { ApiTokensService } from './api-tokens.service';
 import { EnvironmentsStoreModule } from '../environments/environments-store.module';
 import { ProjectsModule } from '../projects/projects.module';
+import { UsersModule } from '../users/users.module';
 import { AuthGuard } from './auth.guard';
 import { AuthStoreModule } from './auth-store.module';
 import { Role } from './role.entity';
@@ -19,9 +20,10 @@ import { RolesService } from './roles.service';
     AuthStoreModule,
     EnvironmentsStoreModule,
     ProjectsModule,
+    UsersModule,
   ],
   controllers: [ApiTokensController, RolesController],
   providers: [ApiTokensService, RolesService, AuthGuard],
-  exports: [ApiTokensService, AuthGuard],
+  exports: [ApiTokensService, RolesService, AuthGuard],
 })
 export class AuthModule {}

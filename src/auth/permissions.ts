@@ -53,7 +53,8 @@ export interface PermissionGrant {
 export interface Principal {
   tokenId: number;
   tokenName: string;
-  type: TokenType;
+  /** `user`: a person signed in with a session cookie. */
+  type: TokenType | 'user';
   grants: PermissionGrant[];
   /** Absolute expiry of the token, if any, checked on every request. */
   expiresAt: Date | null;

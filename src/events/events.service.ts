@@ -1,17 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../auth/permissions';
+import { currentPrincipal } from '../common/request-context';
 import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
 import { EventsStore, NewEvent } from './events.store';
 
 /** What a write says about itself; who made it comes from the principal. */
 export type EventChange = Omit<NewEvent, 'createdBy' | 'createdByUserId'>;
 
-/** Who acted: the signed-in user, or a token acting alone (by its name, with no user id). */
-export function actorOf(principal: Principal): {
+/**
+ * Who acted: the signed-in user, or a token acting alone (by its name, with no user id); work
+ * outside a request (start-up) is the system's.
+ */
+export function actorOf(principal: Principal | undefined): {
   createdBy: string;
   createdByUserId: number | null;
 } {
+  if (!principal) return { createdBy: 'system', createdByUserId: null };
   return principal.user
     ? { createdBy: principal.user.name, createdByUserId: principal.user.id }
     : { createdBy: principal.tokenName, createdByUserId: null };
@@ -25,8 +30,9 @@ export function actorOf(principal: Principal): {
 export class EventsService {
   constructor(private readonly store: EventsStore) {}
 
-  record(tx: EntityManager, principal: Principal, ...changes: EventChange[]): Promise<void> {
-    const actor = actorOf(principal);
+  /** Appends the events of a write in its transaction, as done by the current request's caller. */
+  record(tx: EntityManager, ...changes: EventChange[]): Promise<void> {
+    const actor = actorOf(currentPrincipal());
     return this.store.append(
       tx,
       changes.map((change) => ({ ...change, ...actor })),

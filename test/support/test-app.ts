@@ -10,6 +10,8 @@ import { SqlCounter } from './sql-counter';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const ADMIN_TOKEN = '*:*.e2e-admin-token-0123456789abcdef';
+/** The password of the `admin` user every test app starts with. */
+export const ADMIN_PASSWORD = 'e2e-admin-password-0123';
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -62,6 +64,7 @@ export async function startTestApp(
   const config = loadConfig({
     DATABASE_URL: database.url,
     INIT_ADMIN_API_TOKENS: ADMIN_TOKEN,
+    INIT_ADMIN_PASSWORD: ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -33,6 +33,7 @@ export class EventSearchResultDto {
   @ApiProperty() total: number;
 }
 
+@ApiSchema({ name: 'eventQuerySchema' })
 export class EventQueryDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) type?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) project?: string;
