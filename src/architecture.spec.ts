@@ -16,7 +16,7 @@ const SHARED = new Set(['common', 'config', 'database']);
 const NOT_TABLES = new Set(['json_each', 'JSON_TABLE', 'dual', 'IF']);
 const SQL = /\b(SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE|DROP)\b/;
 const TABLE_REFERENCE =
-  /\b(?:FROM|JOIN|INTO|UPDATE|TABLE(?: IF (?:NOT )?EXISTS)?)\s+(?:temp\.)?[`"]?([A-Za-z_]\w*)\b(?!\.)/g;
+  /\b(?:FROM|JOIN|INTO|(?<!KEY |DO )UPDATE|TABLE(?: IF (?:NOT )?EXISTS)?)\s+(?:temp\.)?[`"]?([A-Za-z_]\w*)\b(?!\.)/g;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

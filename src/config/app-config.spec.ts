@@ -7,6 +7,9 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       database: { type: 'better-sqlite3', path: './data/flagkeeper.sqlite' },
       initAdminApiTokens: [],
+      initAdminPassword: null,
+      sessionIdleMs: 8 * 60 * 60_000,
+      sessionMaxMs: 7 * 24 * 3_600_000,
       logLevel: 'info',
       corsOrigins: [],
     });
