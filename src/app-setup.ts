@@ -1,14 +1,14 @@
 import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
-import { ErrorRecordDto } from './common/error-record.dto';
 import { createLogger, PinoNestLogger } from './common/logger';
 import { requestContext } from './common/request-context';
 import type { AppConfig } from './config/app-config';
+import { setupDocs } from './docs-setup';
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
 export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
@@ -41,7 +41,8 @@ export async function createApp(
   const logger = options.logger ?? createLogger(config.logLevel);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: true,
+    // The request log is our own onResponse hook (one line per request, with its duration).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: DEFAULT_BODY_LIMIT,
     genReqId: (req: { headers: Record<string, unknown> }) => requestId(req.headers['x-request-id']),
     forceCloseConnections: 'idle',
@@ -96,20 +97,6 @@ export async function createApp(
   }
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Flagkeeper admin API')
-      .setDescription('Feature-flag administration: environments, features, export and feedback')
-      .setVersion('1')
-      .addApiKey({ type: 'apiKey', name: 'Authorization', in: 'header' }, 'apiKey')
-      .addSecurityRequirements('apiKey')
-      .build(),
-    { extraModels: [ErrorRecordDto] },
-  );
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'docs/openapi.json',
-    yamlDocumentUrl: undefined,
-  });
+  setupDocs(app);
   return app;
 }

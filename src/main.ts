@@ -1,6 +1,10 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/app-config';
+import pino from 'pino';
 import { createApp } from './app-setup';
+import { ApiTokensService } from './auth/api-tokens.service';
+import { createLogger } from './common/logger';
+import { ConfigError, loadConfig } from './config/app-config';
+import { displayUrl, firstStartNotice } from './first-start';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -13,8 +17,18 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await createApp(config);
+  const logger = createLogger(config.logLevel);
+  const app = await createApp(config, { logger });
   await app.listen(config.port, config.host);
+  const secret = app.get(ApiTokensService).takeGeneratedSecret();
+  if (secret) {
+    // Through the log's own stream, not through the JSON log: pino writes stdout asynchronously,
+    // and a direct write could overtake the log lines the notice must follow.
+    const stdout = (logger as unknown as Record<symbol, { write(text: string): void }>)[
+      pino.symbols.streamSym
+    ];
+    stdout.write(firstStartNotice(secret, displayUrl(config.host, config.port)));
+  }
 }
 
 void bootstrap();

@@ -229,9 +229,6 @@ describe('features', () => {
       // The feature lookup, then one query per table: features, feature environments, the
       // environments' order, strategies (with their segment ids), tags, dependencies, lifecycle.
       expect(many.count).toBeLessThanOrEqual(8);
-      console.log(
-        `GET one feature: ${few.count} statements with 2 strategies, ${many.count} with 30`,
-      );
     });
   });
 

@@ -30,6 +30,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
    */
   private readonly cache = new Map<string, CacheEntry>();
   private readonly loading = new Map<string, Promise<Principal | null>>();
+  private generatedSecret: string | null = null;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
@@ -41,6 +42,13 @@ export class ApiTokensService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.ensureInitialAdminTokens();
+  }
+
+  /** The admin token generated at this start, if any; handed over once, then forgotten. */
+  takeGeneratedSecret(): string | null {
+    const secret = this.generatedSecret;
+    this.generatedSecret = null;
+    return secret;
   }
 
   /** Resolves a raw token string to its principal, or null when it is unknown or expired. */
@@ -140,22 +148,9 @@ export class ApiTokensService implements OnApplicationBootstrap {
       expiresAt: null,
       createdAt: new Date(),
     });
-    // Printed once, straight to stdout and not through the JSON log: this is the only time the
-    // secret exists outside the hash.
-    process.stdout.write(
-      [
-        '',
-        'No admin API token existed, so Flagkeeper created one. It is shown this once only:',
-        '',
-        `    ${secret}`,
-        '',
-        'Send it in the Authorization header, for example:',
-        `    curl -H "Authorization: ${secret}" http://localhost:${this.config.port}/api/admin/projects`,
-        'Set INIT_ADMIN_API_TOKENS to choose your own admin tokens instead.',
-        '',
-      ].join('\n') + '\n',
-    );
-    this.logger.log('Created the initial admin API token (printed to stdout once)');
+    // Kept in memory only until main.ts prints it, once, after the server listens.
+    this.generatedSecret = secret;
+    this.logger.log('Created the initial admin API token (printed to stdout once, at listen)');
   }
 
   /**

@@ -1,23 +1,34 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ContextFieldsService } from './context-fields.service';
 import { ContextFieldDto } from './dto/context-field.dto';
 import { CreateContextFieldDto, UpdateContextFieldDto } from './dto/create-context-field.dto';
 
 @ApiTags('Context fields')
+@ApiErrors(401, 403)
 @Controller('api/admin/context')
 export class ContextFieldsController {
   constructor(private readonly fields: ContextFieldsService) {}
 
   @Get()
   @ApiOkResponse({ type: [ContextFieldDto], description: 'A bare array, as in Unleash' })
+  @ApiOperation({ summary: 'List context fields', operationId: 'listContextFields' })
   list(): Promise<ContextFieldDto[]> {
     return this.fields.list();
   }
 
   @Get(':name')
   @ApiOkResponse({ type: ContextFieldDto })
+  @ApiOperation({ summary: 'Get a context field', operationId: 'getContextField' })
+  @ApiErrors(404)
   get(@Param('name') name: string): Promise<ContextFieldDto> {
     return this.fields.get(name);
   }
@@ -25,6 +36,8 @@ export class ContextFieldsController {
   @Post()
   @ApiCreatedResponse({ type: ContextFieldDto })
   @RequirePermission('CREATE_CONTEXT_FIELD')
+  @ApiOperation({ summary: 'Create a context field', operationId: 'createContextField' })
+  @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateContextFieldDto): Promise<ContextFieldDto> {
     return this.fields.create(dto);
   }
@@ -32,6 +45,8 @@ export class ContextFieldsController {
   @Put(':name')
   @ApiOkResponse({ type: ContextFieldDto })
   @RequirePermission('UPDATE_CONTEXT_FIELD')
+  @ApiOperation({ summary: 'Update a context field', operationId: 'updateContextField' })
+  @ApiErrors(...BODY_ERRORS, 404)
   update(
     @Param('name') name: string,
     @Body() dto: UpdateContextFieldDto,
@@ -43,6 +58,8 @@ export class ContextFieldsController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_CONTEXT_FIELD')
+  @ApiOperation({ summary: 'Delete a context field', operationId: 'deleteContextField' })
+  @ApiErrors(404, 409)
   remove(@Param('name') name: string): Promise<void> {
     return this.fields.remove(name);
   }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateEnvironmentDto } from './dto/create-environment.dto';
 import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
@@ -9,6 +16,7 @@ import { EnvironmentCloneService } from './environment-clone.service';
 import { CloneEnvironmentDto } from './dto/clone-environment.dto';
 
 @ApiTags('Environments')
+@ApiErrors(401, 403)
 @Controller('api/admin/environments')
 export class EnvironmentsController {
   constructor(
@@ -18,12 +26,15 @@ export class EnvironmentsController {
 
   @Get()
   @ApiOkResponse({ type: EnvironmentListDto })
+  @ApiOperation({ summary: 'List environments', operationId: 'listEnvironments' })
   list(): Promise<EnvironmentListDto> {
     return this.environments.list();
   }
 
   @Get(':name')
   @ApiOkResponse({ type: EnvironmentDto })
+  @ApiOperation({ summary: 'Get an environment', operationId: 'getEnvironment' })
+  @ApiErrors(404)
   get(@Param('name') name: string): Promise<EnvironmentDto> {
     return this.environments.getRecord(name);
   }
@@ -31,6 +42,8 @@ export class EnvironmentsController {
   @Post()
   @ApiCreatedResponse({ type: EnvironmentDto })
   @RequirePermission('CREATE_ENVIRONMENT')
+  @ApiOperation({ summary: 'Create an environment', operationId: 'createEnvironment' })
+  @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.create(dto);
   }
@@ -39,6 +52,15 @@ export class EnvironmentsController {
   @HttpCode(200)
   @ApiOkResponse({ type: EnvironmentDto, description: 'The new environment' })
   @RequirePermission('CREATE_ENVIRONMENT')
+  @ApiOperation({
+    summary: 'Clone an environment with its feature configuration',
+    operationId: 'cloneEnvironment',
+  })
+  @ApiErrors(
+    ...BODY_ERRORS,
+    [404, 'The source environment, or a project to clone, does not exist'],
+    409,
+  )
   clone(@Param('name') name: string, @Body() dto: CloneEnvironmentDto): Promise<EnvironmentDto> {
     return this.cloning.clone(name, dto);
   }
@@ -46,6 +68,8 @@ export class EnvironmentsController {
   @Put(':name')
   @ApiOkResponse({ type: EnvironmentDto })
   @RequirePermission('UPDATE_ENVIRONMENT')
+  @ApiOperation({ summary: 'Update an environment', operationId: 'updateEnvironment' })
+  @ApiErrors([400, 'Invalid body, or the environment is protected'], 404, 413, 415)
   update(@Param('name') name: string, @Body() dto: UpdateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.update(name, dto);
   }
@@ -54,6 +78,8 @@ export class EnvironmentsController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_ENVIRONMENT')
+  @ApiOperation({ summary: 'Delete an environment', operationId: 'deleteEnvironment' })
+  @ApiErrors([400, 'The environment is protected'], 404, 409)
   remove(@Param('name') name: string): Promise<void> {
     return this.environments.remove(name);
   }
@@ -62,6 +88,8 @@ export class EnvironmentsController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('UPDATE_ENVIRONMENT')
+  @ApiOperation({ summary: 'Enable an environment', operationId: 'enableEnvironment' })
+  @ApiErrors(404)
   enable(@Param('name') name: string): Promise<void> {
     return this.environments.setEnabled(name, true);
   }
@@ -70,6 +98,8 @@ export class EnvironmentsController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('UPDATE_ENVIRONMENT')
+  @ApiOperation({ summary: 'Disable an environment', operationId: 'disableEnvironment' })
+  @ApiErrors(404)
   disable(@Param('name') name: string): Promise<void> {
     return this.environments.setEnabled(name, false);
   }

@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import type { FastifyReply } from 'fastify';
 import { ExportQueryDto } from './dto/export-query.dto';
 import { ExportResultDto } from './dto/export-result.dto';
 import { ExportService } from './export.service';
 
 @ApiTags('Export')
+@ApiErrors(401, 403)
 @Controller('api/admin/features-batch')
 export class ExportController {
   constructor(private readonly exports: ExportService) {}
@@ -18,7 +20,8 @@ export class ExportController {
     description:
       'The export; with downloadFile: true the same body, plus Content-Disposition: attachment; filename="export-<environment>-<yyyy-MM-dd_HH-mm-ss>.json" (UTC)',
   })
-  @ApiNotFoundResponse({ description: 'Unknown environment, or unknown project when it selects' })
+  @ApiOperation({ summary: 'Export features of an environment', operationId: 'exportFeatures' })
+  @ApiErrors(...BODY_ERRORS, [404, 'Unknown environment, or unknown project when it selects'])
   async export(
     @Body() query: ExportQueryDto,
     @Res({ passthrough: true }) reply: FastifyReply,

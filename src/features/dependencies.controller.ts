@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import type { FastifyReply } from 'fastify';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateDependencyDto } from './dto/create-dependency.dto';
@@ -7,12 +14,18 @@ import { DependencyDto } from './dto/feature.dto';
 import { DependenciesService } from './dependencies.service';
 
 @ApiTags('Feature dependencies')
+@ApiErrors(401, 403)
 @Controller('api/admin/projects/:projectId/features/:child/dependencies')
 export class DependenciesController {
   constructor(private readonly dependencies: DependenciesService) {}
 
   @Get()
   @ApiOkResponse({ type: [DependencyDto] })
+  @ApiOperation({
+    summary: "List a feature's parent dependencies",
+    operationId: 'listFeatureDependencies',
+  })
+  @ApiErrors(404)
   list(
     @Param('projectId') projectId: string,
     @Param('child') child: string,
@@ -24,6 +37,11 @@ export class DependenciesController {
   @RequirePermission('UPDATE_FEATURE')
   @ApiCreatedResponse({ type: DependencyDto, description: 'The parent was added' })
   @ApiOkResponse({ type: DependencyDto, description: 'The existing dependency was changed' })
+  @ApiOperation({
+    summary: 'Add or change a parent dependency',
+    operationId: 'addFeatureDependency',
+  })
+  @ApiErrors(...BODY_ERRORS, 404)
   async add(
     @Param('projectId') projectId: string,
     @Param('child') child: string,
@@ -38,6 +56,8 @@ export class DependenciesController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed' })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiOperation({ summary: 'Remove a parent dependency', operationId: 'deleteFeatureDependency' })
+  @ApiErrors(404)
   remove(
     @Param('projectId') projectId: string,
     @Param('child') child: string,
@@ -50,6 +70,11 @@ export class DependenciesController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'All parents removed' })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiOperation({
+    summary: 'Remove every parent dependency',
+    operationId: 'deleteFeatureDependencies',
+  })
+  @ApiErrors(404)
   removeAll(@Param('projectId') projectId: string, @Param('child') child: string): Promise<void> {
     return this.dependencies.removeAll(projectId, child);
   }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import type { FastifyReply } from 'fastify';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
@@ -7,12 +14,15 @@ import { TagDto, TagListDto } from './dto/feature.dto';
 import { FeatureTagsService } from './feature-tags.service';
 
 @ApiTags('Feature tags')
+@ApiErrors(401, 403)
 @Controller('api/admin/features/:name/tags')
 export class FeatureTagsController {
   constructor(private readonly tags: FeatureTagsService) {}
 
   @Get()
   @ApiOkResponse({ type: TagListDto })
+  @ApiOperation({ summary: "List a feature's tags", operationId: 'listFeatureTags' })
+  @ApiErrors(404)
   list(@Param('name') name: string): Promise<TagListDto> {
     return this.tags.list(name);
   }
@@ -21,6 +31,8 @@ export class FeatureTagsController {
   @RequirePermission('UPDATE_FEATURE')
   @ApiCreatedResponse({ type: TagDto, description: 'The tag was added' })
   @ApiOkResponse({ type: TagDto, description: 'The feature already had the tag' })
+  @ApiOperation({ summary: 'Tag a feature', operationId: 'addFeatureTag' })
+  @ApiErrors(...BODY_ERRORS, 404)
   async add(
     @Param('name') name: string,
     @Body() dto: CreateFeatureTagDto,
@@ -34,6 +46,8 @@ export class FeatureTagsController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed' })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiOperation({ summary: 'Remove a tag from a feature', operationId: 'deleteFeatureTag' })
+  @ApiErrors(404)
   remove(
     @Param('name') name: string,
     @Param('type') type: string,

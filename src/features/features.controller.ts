@@ -5,15 +5,18 @@ import {
   ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateFeatureDto, UpdateFeatureDto } from './dto/create-feature.dto';
 import { FeatureDto, FeatureListDto } from './dto/feature.dto';
 import { FeaturesService } from './features.service';
 
 @ApiTags('Features')
+@ApiErrors(401, 403)
 @ApiExtraModels(UpdateFeatureDto)
 @Controller('api/admin/projects/:projectId/features')
 export class FeaturesController {
@@ -21,6 +24,8 @@ export class FeaturesController {
 
   @Get()
   @ApiOkResponse({ type: FeatureListDto })
+  @ApiOperation({ summary: 'List the features of a project', operationId: 'listFeatures' })
+  @ApiErrors(404)
   list(@Param('projectId') projectId: string): Promise<FeatureListDto> {
     return this.features.list(projectId);
   }
@@ -28,6 +33,8 @@ export class FeaturesController {
   @Post()
   @RequirePermission('CREATE_FEATURE')
   @ApiCreatedResponse({ type: FeatureDto })
+  @ApiOperation({ summary: 'Create a feature', operationId: 'createFeature' })
+  @ApiErrors(...BODY_ERRORS, 404, 409)
   create(
     @Param('projectId') projectId: string,
     @Body() dto: CreateFeatureDto,
@@ -37,6 +44,8 @@ export class FeaturesController {
 
   @Get(':name')
   @ApiOkResponse({ type: FeatureDto })
+  @ApiOperation({ summary: 'Get a feature', operationId: 'getFeature' })
+  @ApiErrors(404)
   get(@Param('projectId') projectId: string, @Param('name') name: string): Promise<FeatureDto> {
     return this.features.get(projectId, name);
   }
@@ -68,6 +77,8 @@ export class FeaturesController {
       ],
     },
   })
+  @ApiOperation({ summary: 'Update a feature (JSON Patch or fields)', operationId: 'patchFeature' })
+  @ApiErrors(...BODY_ERRORS, 404)
   patch(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -80,6 +91,8 @@ export class FeaturesController {
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE')
   @ApiNoContentResponse({ description: 'Archived' })
+  @ApiOperation({ summary: 'Archive a feature', operationId: 'archiveFeature' })
+  @ApiErrors(404)
   archive(@Param('projectId') projectId: string, @Param('name') name: string): Promise<void> {
     return this.features.archive(projectId, name);
   }

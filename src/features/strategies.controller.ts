@@ -1,10 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateStrategyDto, StrategyDto, UpdateStrategyDto } from './dto/strategy.dto';
 import { StrategiesService } from './strategies.service';
 
 @ApiTags('Feature strategies')
+@ApiErrors(401, 403)
 @Controller('api/admin/projects/:projectId/features/:name/environments/:env/strategies')
 export class StrategiesController {
   constructor(private readonly strategies: StrategiesService) {}
@@ -12,6 +20,11 @@ export class StrategiesController {
   /** A bare array, as in Unleash. */
   @Get()
   @ApiOkResponse({ type: [StrategyDto] })
+  @ApiOperation({
+    summary: 'List the strategies of a feature in an environment',
+    operationId: 'listFeatureStrategies',
+  })
+  @ApiErrors(404)
   list(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -23,6 +36,11 @@ export class StrategiesController {
   @Post()
   @RequirePermission('CREATE_FEATURE_STRATEGY', { param: 'env' })
   @ApiCreatedResponse({ type: StrategyDto })
+  @ApiOperation({
+    summary: 'Add a strategy to a feature in an environment',
+    operationId: 'createFeatureStrategy',
+  })
+  @ApiErrors(...BODY_ERRORS, 404)
   create(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -34,6 +52,8 @@ export class StrategiesController {
 
   @Get(':id')
   @ApiOkResponse({ type: StrategyDto })
+  @ApiOperation({ summary: 'Get a feature strategy', operationId: 'getFeatureStrategy' })
+  @ApiErrors(404)
   get(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -46,6 +66,8 @@ export class StrategiesController {
   @Put(':id')
   @RequirePermission('UPDATE_FEATURE_STRATEGY', { param: 'env' })
   @ApiOkResponse({ type: StrategyDto })
+  @ApiOperation({ summary: 'Replace a feature strategy', operationId: 'updateFeatureStrategy' })
+  @ApiErrors(...BODY_ERRORS, 404)
   update(
     @Param('projectId') projectId: string,
     @Param('name') name: string,
@@ -60,6 +82,8 @@ export class StrategiesController {
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE_STRATEGY', { param: 'env' })
   @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiOperation({ summary: 'Delete a feature strategy', operationId: 'deleteFeatureStrategy' })
+  @ApiErrors(404)
   remove(
     @Param('projectId') projectId: string,
     @Param('name') name: string,

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { Public } from '../auth/auth.decorators';
 import { HealthService } from './health.service';
 
@@ -10,6 +11,15 @@ export class HealthController {
 
   @Get()
   @Public()
+  @ApiOperation({
+    summary: 'Check that the service and its database answer',
+    operationId: 'getHealth',
+    security: [],
+  })
+  @ApiOkResponse({
+    schema: { type: 'object', properties: { health: { type: 'string', enum: ['GOOD'] } } },
+  })
+  @ApiErrors(503)
   check(): Promise<{ health: 'GOOD' }> {
     return this.health.check();
   }

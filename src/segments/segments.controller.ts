@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ParseIdPipe } from '../common/parse-id.pipe';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
@@ -7,18 +14,22 @@ import { SegmentDto, SegmentListDto } from './dto/segment.dto';
 import { SegmentsService } from './segments.service';
 
 @ApiTags('Segments')
+@ApiErrors(401, 403)
 @Controller('api/admin/segments')
 export class SegmentsController {
   constructor(private readonly segments: SegmentsService) {}
 
   @Get()
   @ApiOkResponse({ type: SegmentListDto })
+  @ApiOperation({ summary: 'List segments', operationId: 'listSegments' })
   list(): Promise<SegmentListDto> {
     return this.segments.list();
   }
 
   @Get(':id')
   @ApiOkResponse({ type: SegmentDto })
+  @ApiOperation({ summary: 'Get a segment', operationId: 'getSegment' })
+  @ApiErrors(400, 404)
   get(@Param('id', ParseIdPipe) id: number): Promise<SegmentDto> {
     return this.segments.get(id);
   }
@@ -26,6 +37,8 @@ export class SegmentsController {
   @Post()
   @ApiCreatedResponse({ type: SegmentDto })
   @RequirePermission('CREATE_SEGMENT')
+  @ApiOperation({ summary: 'Create a segment', operationId: 'createSegment' })
+  @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateSegmentDto): Promise<SegmentDto> {
     return this.segments.create(dto);
   }
@@ -33,6 +46,8 @@ export class SegmentsController {
   @Put(':id')
   @ApiOkResponse({ type: SegmentDto })
   @RequirePermission('UPDATE_SEGMENT')
+  @ApiOperation({ summary: 'Update a segment', operationId: 'updateSegment' })
+  @ApiErrors(...BODY_ERRORS, 404, 409)
   update(@Param('id', ParseIdPipe) id: number, @Body() dto: UpdateSegmentDto): Promise<SegmentDto> {
     return this.segments.update(id, dto);
   }
@@ -41,6 +56,8 @@ export class SegmentsController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_SEGMENT')
+  @ApiOperation({ summary: 'Delete a segment', operationId: 'deleteSegment' })
+  @ApiErrors(400, 404, 409)
   remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
     return this.segments.remove(id);
   }

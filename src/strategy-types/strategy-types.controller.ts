@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateStrategyTypeDto, UpdateStrategyTypeDto } from './dto/create-strategy-type.dto';
 import { StrategyTypeDto, StrategyTypeListDto } from './dto/strategy-type.dto';
@@ -10,18 +17,22 @@ import { StrategyTypesService } from './strategy-types.service';
  * feature permissions guard it (held by Editor, not by Viewer); see docs/decisions-definitions.md.
  */
 @ApiTags('Strategy types')
+@ApiErrors(401, 403)
 @Controller('api/admin/strategies')
 export class StrategyTypesController {
   constructor(private readonly types: StrategyTypesService) {}
 
   @Get()
   @ApiOkResponse({ type: StrategyTypeListDto })
+  @ApiOperation({ summary: 'List strategy types', operationId: 'listStrategyTypes' })
   list(): Promise<StrategyTypeListDto> {
     return this.types.list();
   }
 
   @Get(':name')
   @ApiOkResponse({ type: StrategyTypeDto })
+  @ApiOperation({ summary: 'Get a strategy type', operationId: 'getStrategyType' })
+  @ApiErrors(404)
   get(@Param('name') name: string): Promise<StrategyTypeDto> {
     return this.types.get(name);
   }
@@ -29,6 +40,8 @@ export class StrategyTypesController {
   @Post()
   @ApiCreatedResponse({ type: StrategyTypeDto })
   @RequirePermission('CREATE_FEATURE')
+  @ApiOperation({ summary: 'Create a strategy type', operationId: 'createStrategyType' })
+  @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateStrategyTypeDto): Promise<StrategyTypeDto> {
     return this.types.create(dto);
   }
@@ -36,6 +49,8 @@ export class StrategyTypesController {
   @Put(':name')
   @ApiOkResponse({ type: StrategyTypeDto })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiOperation({ summary: 'Update a strategy type', operationId: 'updateStrategyType' })
+  @ApiErrors(...BODY_ERRORS, 404)
   update(
     @Param('name') name: string,
     @Body() dto: UpdateStrategyTypeDto,
@@ -47,6 +62,8 @@ export class StrategyTypesController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_FEATURE')
+  @ApiOperation({ summary: 'Delete a strategy type', operationId: 'deleteStrategyType' })
+  @ApiErrors(404, 409)
   remove(@Param('name') name: string): Promise<void> {
     return this.types.remove(name);
   }

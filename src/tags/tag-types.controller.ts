@@ -1,23 +1,34 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
 import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
 import { TagTypesService } from './tag-types.service';
 
 @ApiTags('Tags')
+@ApiErrors(401, 403)
 @Controller('api/admin/tag-types')
 export class TagTypesController {
   constructor(private readonly tagTypes: TagTypesService) {}
 
   @Get()
   @ApiOkResponse({ type: TagTypeListDto })
+  @ApiOperation({ summary: 'List tag types', operationId: 'listTagTypes' })
   list(): Promise<TagTypeListDto> {
     return this.tagTypes.list();
   }
 
   @Get(':name')
   @ApiOkResponse({ type: TagTypeDto })
+  @ApiOperation({ summary: 'Get a tag type', operationId: 'getTagType' })
+  @ApiErrors(404)
   get(@Param('name') name: string): Promise<TagTypeDto> {
     return this.tagTypes.get(name);
   }
@@ -25,6 +36,8 @@ export class TagTypesController {
   @Post()
   @ApiCreatedResponse({ type: TagTypeDto })
   @RequirePermission('CREATE_TAG_TYPE')
+  @ApiOperation({ summary: 'Create a tag type', operationId: 'createTagType' })
+  @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateTagTypeDto): Promise<TagTypeDto> {
     return this.tagTypes.create(dto);
   }
@@ -32,6 +45,8 @@ export class TagTypesController {
   @Put(':name')
   @ApiOkResponse({ type: TagTypeDto })
   @RequirePermission('UPDATE_TAG_TYPE')
+  @ApiOperation({ summary: 'Update a tag type', operationId: 'updateTagType' })
+  @ApiErrors(...BODY_ERRORS, 404)
   update(@Param('name') name: string, @Body() dto: UpdateTagTypeDto): Promise<TagTypeDto> {
     return this.tagTypes.update(name, dto);
   }
@@ -40,6 +55,8 @@ export class TagTypesController {
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_TAG_TYPE')
+  @ApiOperation({ summary: 'Delete a tag type', operationId: 'deleteTagType' })
+  @ApiErrors(404, 409)
   remove(@Param('name') name: string): Promise<void> {
     return this.tagTypes.remove(name);
   }

@@ -12,11 +12,13 @@ export class FeedbackDto {
   @ApiProperty({ type: String, nullable: true }) areasForImprovement: string | null;
 }
 
+@ApiSchema({ name: 'feedbackListSchema' })
 export class FeedbackListDto {
   @ApiProperty({ type: [FeedbackDto], description: 'Newest first' })
   feedback: FeedbackDto[];
 }
 
+@ApiSchema({ name: 'feedbackCategorySummarySchema' })
 export class FeedbackCategorySummaryDto {
   @ApiProperty() category: string;
   @ApiProperty({ description: 'Number of feedback records in the category' }) count: number;
@@ -28,6 +30,7 @@ export class FeedbackCategorySummaryDto {
   averageDifficultyScore: number | null;
 }
 
+@ApiSchema({ name: 'feedbackSummarySchema' })
 export class FeedbackSummaryDto {
   @ApiProperty({ type: [FeedbackCategorySummaryDto], description: 'By category, in byte order' })
   categories: FeedbackCategorySummaryDto[];
