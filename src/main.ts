@@ -5,6 +5,7 @@ import { ApiTokensService } from './auth/api-tokens.service';
 import { createLogger } from './common/logger';
 import { ConfigError, loadConfig } from './config/app-config';
 import { displayUrl, firstStartNotice } from './first-start';
+import { UsersService } from './users/users.service';
 
 async function bootstrap(): Promise<void> {
   let config;
@@ -21,13 +22,14 @@ async function bootstrap(): Promise<void> {
   const app = await createApp(config, { logger });
   await app.listen(config.port, config.host);
   const secret = app.get(ApiTokensService).takeGeneratedSecret();
-  if (secret) {
+  const password = app.get(UsersService).takeGeneratedPassword();
+  if (secret || password) {
     // Through the log's own stream, not through the JSON log: pino writes stdout asynchronously,
     // and a direct write could overtake the log lines the notice must follow.
     const stdout = (logger as unknown as Record<symbol, { write(text: string): void }>)[
       pino.symbols.streamSym
     ];
-    stdout.write(firstStartNotice(secret, displayUrl(config.host, config.port)));
+    stdout.write(firstStartNotice(secret, displayUrl(config.host, config.port), password));
   }
 }
 

@@ -85,6 +85,18 @@ describe('the first start and a lost admin token', () => {
       fetch(`${base}/api/admin/projects`, { headers: { Authorization: token } });
     expect((await projects(secret)).status).toBe(200);
 
+    // The generated password of the admin user is in the same notice, and signs in.
+    expect(notice.join('\n')).toContain('created the user admin');
+    const password = /\| +([\w-]{24}) +\|/.exec(out)?.[1] as string;
+    expect(password).toBeDefined();
+    expect(lines.filter((line) => line.startsWith('{') && line.includes(password))).toEqual([]);
+    const login = await fetch(`${base}/auth/simple/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
+    expect(login.status).toBe(200);
+
     const minted = spawnSync(
       process.execPath,
       [...TS_NODE, join(ROOT, 'src', 'admin-cli.ts'), 'create-token', '--name', 'lost-the-first'],
@@ -95,9 +107,9 @@ describe('the first start and a lost admin token', () => {
     expect(fresh).toMatch(/^\*:\*\.[0-9a-f]{64}$/);
     expect(fresh).not.toBe(secret);
     expect((await projects(fresh)).status).toBe(200);
-    const tokens = await (
+    const tokens = (await (
       await fetch(`${base}/api/admin/api-tokens`, { headers: { Authorization: fresh } })
-    ).json();
+    ).json()) as { tokens: Array<{ tokenName: string }> };
     expect(tokens.tokens.map((token: { tokenName: string }) => token.tokenName)).toEqual(
       expect.arrayContaining(['initial-admin-token', 'lost-the-first']),
     );

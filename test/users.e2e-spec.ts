@@ -82,7 +82,7 @@ describe('users and sign-in', () => {
       400,
       'ValidationError',
     );
-    await t.admin.delete(`/api/admin/user-admin/${id}`).expect(200);
+    await t.admin.delete(`/api/admin/user-admin/${id}`).expect(204);
     expectErrorRecord(await t.admin.get(`/api/admin/user-admin/${id}`), 404, 'NotFoundError');
   });
 
@@ -147,7 +147,7 @@ describe('users and sign-in', () => {
       await replica.http.get('/api/admin/projects').set('Cookie', cookie).expect(200);
       const users = await t.admin.get('/api/admin/user-admin').expect(200);
       const eve = users.body.users.find((u: { username: string }) => u.username === 'eve');
-      await t.admin.delete(`/api/admin/user-admin/${eve.id}`).expect(200);
+      await t.admin.delete(`/api/admin/user-admin/${eve.id}`).expect(204);
       expectErrorRecord(
         await replica.http.get('/api/admin/projects').set('Cookie', cookie),
         401,

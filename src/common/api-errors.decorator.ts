@@ -3,7 +3,7 @@ import { ApiResponse } from '@nestjs/swagger';
 import { ErrorRecordDto } from './error-record.dto';
 
 /** The error statuses the API answers with an error record (contract §2). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 /** What each status means across the API; a route may say more with a [status, text] pair. */
 const MEANING: Record<ErrorStatus, string> = {
@@ -14,6 +14,7 @@ const MEANING: Record<ErrorStatus, string> = {
   409: 'The name is taken, or the resource is still in use',
   413: 'The request body is larger than this route accepts',
   415: 'The request body is not JSON',
+  429: 'Too many attempts; wait before trying again',
   503: 'The database cannot be reached',
 };
 

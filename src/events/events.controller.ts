@@ -1,10 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
 import { EventsService } from './events.service';
 
 /** Reading the audit trail; no route changes or deletes an event. */
 @ApiTags('Events')
+@ApiErrors(401, 403, 400)
 @Controller('api/admin')
 export class EventsController {
   constructor(private readonly events: EventsService) {}

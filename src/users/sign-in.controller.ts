@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { readCookie, sessionCookie } from './cookies';
 import { LoginDto, UserDto } from './dto/user.dto';
 import { SESSION_COOKIE, SessionsService } from './sessions.service';
@@ -15,7 +16,12 @@ export class SignInController {
   @Post('auth/simple/login')
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Sign in: sets the session cookie', operationId: 'login' })
+  @ApiOperation({
+    summary: 'Sign in: sets the session cookie',
+    operationId: 'login',
+    security: [],
+  })
+  @ApiErrors(...BODY_ERRORS, [401, 'Wrong username or password'], [429, 'Too many failed sign-ins'])
   @ApiOkResponse({ type: UserDto })
   async login(
     @Body() dto: LoginDto,
@@ -37,7 +43,11 @@ export class SignInController {
   @Post('logout')
   @Public()
   @HttpCode(204)
-  @ApiOperation({ summary: 'Sign out: ends the session everywhere', operationId: 'logout' })
+  @ApiOperation({
+    summary: 'Sign out: ends the session everywhere',
+    operationId: 'logout',
+    security: [],
+  })
   @ApiNoContentResponse()
   async logout(
     @Req() request: FastifyRequest,

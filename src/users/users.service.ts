@@ -37,6 +37,8 @@ function eventData(user: UserDto): Record<string, unknown> {
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Users');
+  /** The generated first password, until main.ts prints it after the server listens. */
+  private generatedPassword: string | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -48,6 +50,13 @@ export class UsersService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.ensureInitialAdmin();
+  }
+
+  /** The password generated for the first admin user, once; then null. */
+  takeGeneratedPassword(): string | null {
+    const password = this.generatedPassword;
+    this.generatedPassword = null;
+    return password;
   }
 
   async list(): Promise<UserListDto> {
@@ -147,7 +156,8 @@ export class UsersService implements OnApplicationBootstrap {
 
   /**
    * A fresh database gets one admin user, `admin`, so that a person can sign in. Its password is
-   * INIT_ADMIN_PASSWORD, or generated and printed once to stdout (never to the log).
+   * INIT_ADMIN_PASSWORD, or generated and printed once by main.ts after the server listens
+   * (never to the log).
    */
   private async ensureInitialAdmin(): Promise<void> {
     if ((await this.store.count()) > 0) return;
@@ -173,20 +183,7 @@ export class UsersService implements OnApplicationBootstrap {
       if (isUniqueViolation(error)) return;
       throw error;
     }
-    if (generated) {
-      process.stdout.write(
-        [
-          '',
-          'No user existed, so Flagkeeper created the admin user. Its password is shown this once:',
-          '',
-          `    username: admin`,
-          `    password: ${password}`,
-          '',
-          'Sign in at POST /auth/simple/login, or set INIT_ADMIN_PASSWORD to choose it yourself.',
-          '',
-        ].join('\n') + '\n',
-      );
-    }
-    this.logger.log('Created the initial admin user');
+    if (generated) this.generatedPassword = password;
+    this.logger.log('Created the initial admin user (a generated password prints once at start)');
   }
 }
