@@ -12,10 +12,12 @@ import { CloneEnvironmentDto } from './dto/clone-environment.dto';
 import { EnvironmentDto } from './dto/environment.dto';
 import { EnvironmentsService } from './environments.service';
 import { EnvironmentsStore } from './environments.store';
+import { EventsService } from '../events/events.service';
 
 @Injectable()
 export class EnvironmentCloneService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly environments: EnvironmentsService,
     private readonly store: EnvironmentsStore,
@@ -86,5 +88,10 @@ export class EnvironmentCloneService {
     if (dto.clonePermissions ?? true) {
       await this.auth.copyEnvironmentPermissions(manager, source, target);
     }
+    await this.events.record(manager, {
+      type: 'environment-cloned',
+      environment: target,
+      data: { source, name: target, type: dto.type, projects: projectIds },
+    });
   }
 }

@@ -9,10 +9,12 @@ import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { Environment } from './environment.entity';
 import { EnvironmentsStore } from './environments.store';
 import { assertSameAsPath } from '../common/naming';
+import { EventsService } from '../events/events.service';
 
 @Injectable()
 export class EnvironmentsService {
   constructor(
+    private readonly events: EventsService,
     @InjectRepository(Environment) private readonly environments: Repository<Environment>,
     private readonly store: EnvironmentsStore,
   ) {}
@@ -42,14 +44,22 @@ export class EnvironmentsService {
   async create(dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     const sortOrder = dto.sortOrder ?? (await this.nextSortOrder());
     try {
-      await this.environments.insert({
+      const row = {
         name: dto.name,
         type: dto.type,
         enabled: true,
         protected: dto.protected ?? false,
         sortOrder,
         createdAt: new Date(),
-      });
+      };
+      await this.events.write(
+        {
+          type: 'environment-created',
+          environment: dto.name,
+          data: { ...row, createdAt: undefined },
+        },
+        (tx) => tx.insert(Environment, row),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw NameExistsError.named('environment', dto.name);
       throw error;
@@ -64,7 +74,12 @@ export class EnvironmentsService {
     const changes: Partial<Environment> = {};
     if (dto.type !== undefined) changes.type = dto.type;
     if (dto.sortOrder !== undefined) changes.sortOrder = dto.sortOrder;
-    if (Object.keys(changes).length > 0) await this.environments.update({ name }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write(
+        { type: 'environment-updated', environment: name, data: changes },
+        (tx) => tx.update(Environment, { name }, changes),
+      );
+    }
     return this.getRecord(name);
   }
 
@@ -76,13 +91,19 @@ export class EnvironmentsService {
   async remove(name: string): Promise<void> {
     const environment = await this.findOrFail(name);
     this.refuseProtected(environment, 'deleted');
-    await this.environments.delete({ name });
+    await this.events.write({ type: 'environment-deleted', environment: name }, (tx) =>
+      tx.delete(Environment, { name }),
+    );
   }
 
   /** Switches the environment on or off; allowed for protected environments too. */
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const environment = await this.findOrFail(name);
-    if (environment.enabled !== enabled) await this.environments.update({ name }, { enabled });
+    if (environment.enabled === enabled) return;
+    await this.events.write(
+      { type: enabled ? 'environment-enabled' : 'environment-disabled', environment: name },
+      (tx) => tx.update(Environment, { name }, { enabled }),
+    );
   }
 
   private refuseProtected(environment: Environment, action: string): void {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/permissions';
 import { currentPrincipal } from '../common/request-context';
 import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
@@ -28,7 +29,19 @@ export function actorOf(principal: Principal | undefined): {
  */
 @Injectable()
 export class EventsService {
-  constructor(private readonly store: EventsStore) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly store: EventsStore,
+  ) {}
+
+  /** One write and its event, in one transaction: for writes that need no transaction of their own. */
+  async write<T>(change: EventChange, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (tx) => {
+      const result = await work(tx);
+      await this.record(tx, change);
+      return result;
+    });
+  }
 
   /** Appends the events of a write in its transaction, as done by the current request's caller. */
   record(tx: EntityManager, ...changes: EventChange[]): Promise<void> {

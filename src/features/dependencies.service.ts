@@ -8,6 +8,7 @@ import { FeatureDependency } from './feature-dependency.entity';
 import { FeatureLookup } from './feature-lookup';
 import { DependenciesStore } from './dependencies.store';
 import { FeatureReadModel } from './feature-read.model';
+import { EventsService } from '../events/events.service';
 
 /**
  * Parent features: a child is only on when its parents are. Dependencies are one level deep, as
@@ -17,6 +18,7 @@ import { FeatureReadModel } from './feature-read.model';
 @Injectable()
 export class DependenciesService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
@@ -52,12 +54,16 @@ export class DependenciesService {
     const created = await this.dataSource.transaction(async (manager) => {
       // Not `affected` of an UPDATE: MySQL may count only rows whose values changed.
       const key = { child, parent: dto.feature };
-      if (await manager.exists(FeatureDependency, { where: key })) {
-        await manager.update(FeatureDependency, key, { enabled, variants });
-        return false;
-      }
-      await manager.insert(FeatureDependency, dependency);
-      return true;
+      const existed = await manager.exists(FeatureDependency, { where: key });
+      if (existed) await manager.update(FeatureDependency, key, { enabled, variants });
+      else await manager.insert(FeatureDependency, dependency);
+      await this.events.record(manager, {
+        type: 'feature-dependency-added',
+        project: projectId,
+        featureName: child,
+        data: { feature: dto.feature, enabled, variants },
+      });
+      return !existed;
     });
     return { created, dependency: { feature: dto.feature, enabled, variants } };
   }
@@ -65,16 +71,31 @@ export class DependenciesService {
   async remove(projectId: string, child: string, parent: string): Promise<void> {
     const feature = await this.lookup.inProject(projectId, child);
     this.lookup.assertActive(feature, '/param/child');
-    const result = await this.dataSource.getRepository(FeatureDependency).delete({ child, parent });
-    if (!result.affected) {
-      throw new NotFoundError(`Feature ${child} does not depend on feature ${parent}`);
-    }
+    await this.dataSource.transaction(async (tx) => {
+      const result = await tx.delete(FeatureDependency, { child, parent });
+      if (!result.affected) {
+        throw new NotFoundError(`Feature ${child} does not depend on feature ${parent}`);
+      }
+      await this.events.record(tx, {
+        type: 'feature-dependency-removed',
+        project: projectId,
+        featureName: child,
+        preData: { feature: parent },
+      });
+    });
   }
 
   async removeAll(projectId: string, child: string): Promise<void> {
     const feature = await this.lookup.inProject(projectId, child);
     this.lookup.assertActive(feature, '/param/child');
-    await this.dataSource.getRepository(FeatureDependency).delete({ child });
+    await this.dataSource.transaction(async (tx) => {
+      await tx.delete(FeatureDependency, { child });
+      await this.events.record(tx, {
+        type: 'feature-dependencies-removed',
+        project: projectId,
+        featureName: child,
+      });
+    });
   }
 
   private async parentProblems(

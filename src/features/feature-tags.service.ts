@@ -9,6 +9,8 @@ import type { TagDto, TagListDto } from './dto/feature.dto';
 import { FeatureLookup } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
 import { FeatureTag } from './feature-tag.entity';
+import { currentPrincipal } from '../common/request-context';
+import { EventsService } from '../events/events.service';
 
 /**
  * Tags on features. Tags are labels rather than configuration, so archived features can be
@@ -17,6 +19,7 @@ import { FeatureTag } from './feature-tag.entity';
 @Injectable()
 export class FeatureTagsService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
@@ -30,16 +33,29 @@ export class FeatureTagsService {
 
   /** Adds a tag; adding one the feature already has changes nothing (`created: false`). */
   async add(name: string, dto: CreateFeatureTagDto): Promise<{ created: boolean; tag: TagDto }> {
-    await this.lookup.byName(name);
+    const feature = await this.lookup.byName(name);
     if (!(await this.tagTypes.exists(dto.type))) {
       throw ValidationError.of('/body/type', `Could not find tag type with name ${dto.type}`);
     }
     const tag = { type: dto.type, value: dto.value };
-    const repository = this.dataSource.getRepository(FeatureTag);
     const key = { featureName: name, tagType: dto.type, tagValue: dto.value };
-    if (await repository.exists({ where: key })) return { created: false, tag };
+    if (await this.dataSource.getRepository(FeatureTag).exists({ where: key })) {
+      return { created: false, tag };
+    }
     try {
-      await repository.insert({ ...key, createdByUserId: null, createdAt: new Date() });
+      await this.dataSource.transaction(async (tx) => {
+        await tx.insert(FeatureTag, {
+          ...key,
+          createdByUserId: currentPrincipal()?.user?.id ?? null,
+          createdAt: new Date(),
+        });
+        await this.events.record(tx, {
+          type: 'feature-tagged',
+          project: feature.projectId,
+          featureName: name,
+          data: tag,
+        });
+      });
     } catch (error) {
       // The same tag added twice at once: the second request finds it there.
       if (isUniqueViolation(error)) return { created: false, tag };
@@ -49,12 +65,22 @@ export class FeatureTagsService {
   }
 
   async remove(name: string, type: string, value: string): Promise<void> {
-    await this.lookup.byName(name);
-    const result = await this.dataSource
-      .getRepository(FeatureTag)
-      .delete({ featureName: name, tagType: type, tagValue: value });
-    if (!result.affected) {
-      throw new NotFoundError(`Feature ${name} has no tag ${type}:${value}`);
-    }
+    const feature = await this.lookup.byName(name);
+    await this.dataSource.transaction(async (tx) => {
+      const result = await tx.delete(FeatureTag, {
+        featureName: name,
+        tagType: type,
+        tagValue: value,
+      });
+      if (!result.affected) {
+        throw new NotFoundError(`Feature ${name} has no tag ${type}:${value}`);
+      }
+      await this.events.record(tx, {
+        type: 'feature-untagged',
+        project: feature.projectId,
+        featureName: name,
+        preData: { type, value },
+      });
+    });
   }
 }

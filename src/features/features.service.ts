@@ -13,11 +13,13 @@ import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
 import { LifecycleService } from './lifecycle.service';
+import { EventsService } from '../events/events.service';
 
 /** Features themselves: create, read, change, archive, revive and delete for good. */
 @Injectable()
 export class FeaturesService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectsService,
     private readonly lookup: FeatureLookup,
@@ -67,6 +69,16 @@ export class FeaturesService {
           await this.projects.linkedEnvironments(projectId, manager),
         );
         await this.lifecycle.start(manager, dto.name, now);
+        await this.events.record(manager, {
+          type: 'feature-created',
+          project: projectId,
+          featureName: dto.name,
+          data: {
+            name: dto.name,
+            type: dto.type ?? 'release',
+            description: dto.description ?? null,
+          },
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw NameExistsError.named('feature', dto.name);
@@ -81,7 +93,15 @@ export class FeaturesService {
     const feature = await this.lookup.inProject(projectId, name);
     this.lookup.assertActive(feature);
     if (Object.keys(changes).length > 0) {
-      await this.dataSource.getRepository(Feature).update({ name }, changes);
+      await this.dataSource.transaction(async (tx) => {
+        await tx.update(Feature, { name }, changes);
+        await this.events.record(tx, {
+          type: 'feature-metadata-updated',
+          project: projectId,
+          featureName: name,
+          data: changes,
+        });
+      });
     }
     return this.fullRecord(name);
   }
@@ -103,6 +123,11 @@ export class FeaturesService {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Feature, { name }, { archivedAt: now });
       await this.lifecycle.archived(manager, name, now);
+      await this.events.record(manager, {
+        type: 'feature-archived',
+        project: projectId,
+        featureName: name,
+      });
     });
   }
 
@@ -115,6 +140,11 @@ export class FeaturesService {
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Feature, { name }, { archivedAt: null });
       await this.lifecycle.revived(manager, name);
+      await this.events.record(manager, {
+        type: 'feature-revived',
+        project: feature.projectId,
+        featureName: name,
+      });
     });
     return this.fullRecord(name);
   }
@@ -129,7 +159,14 @@ export class FeaturesService {
     if (!feature.archived) {
       throw new ConflictError(`Feature ${name} is not archived; archive it before deleting it`);
     }
-    await this.dataSource.getRepository(Feature).delete({ name });
+    await this.dataSource.transaction(async (tx) => {
+      await tx.delete(Feature, { name });
+      await this.events.record(tx, {
+        type: 'feature-deleted',
+        project: feature.projectId,
+        featureName: name,
+      });
+    });
   }
 
   private async fullRecord(name: string): Promise<FeatureDto> {

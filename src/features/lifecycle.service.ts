@@ -8,6 +8,7 @@ import { FeatureReadModel } from './feature-read.model';
 import { LifecycleStore } from './lifecycle.store';
 import { stageOrder } from './feature-mappers';
 import { isUniqueViolation } from '../common/database-errors';
+import { EventsService } from '../events/events.service';
 
 /**
  * A feature's lifecycle: one row per stage entered, and the current stage is the furthest one.
@@ -18,6 +19,7 @@ import { isUniqueViolation } from '../common/database-errors';
 @Injectable()
 export class LifecycleService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
@@ -51,6 +53,12 @@ export class LifecycleService {
           statusValue,
         });
       }
+      await this.events.record(manager, {
+        type: 'feature-completed',
+        project: projectId,
+        featureName: name,
+        data: { status, statusValue },
+      });
     });
     return this.read.lifecycle(name);
   }

@@ -20,6 +20,7 @@ import {
   referencedNames,
   unknownContextFields,
 } from './variant-rules';
+import { EventsService } from '../events/events.service';
 
 const MAX_PARAMETERS = 100;
 const MAX_PARAMETER_NAME = 100;
@@ -47,6 +48,7 @@ interface CheckedStrategy {
 @Injectable()
 export class StrategiesService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
@@ -100,6 +102,13 @@ export class StrategiesService {
         createdAt: new Date(),
       });
       await this.linkSegments(manager, id, checked.segments);
+      await this.events.record(manager, {
+        type: 'feature-strategy-add',
+        project: projectId,
+        environment,
+        featureName: name,
+        data: { id, ...checked, sortOrder },
+      });
     });
     return this.findOrFail(name, environment, id);
   }
@@ -116,7 +125,7 @@ export class StrategiesService {
     dto: UpdateStrategyDto,
   ): Promise<StrategyDto> {
     const feature = await this.writable(projectId, name, environment);
-    await this.findOrFail(name, environment, id);
+    const before = await this.findOrFail(name, environment, id);
     if (dto.id !== undefined && dto.id !== id) {
       throw ValidationError.of('/body/id', `id must be the strategy id of the path (${id})`);
     }
@@ -137,15 +146,32 @@ export class StrategiesService {
       );
       await manager.delete(FeatureStrategySegment, { strategyId: id });
       await this.linkSegments(manager, id, checked.segments);
+      await this.events.record(manager, {
+        type: 'feature-strategy-update',
+        project: projectId,
+        environment,
+        featureName: name,
+        data: { id, ...checked },
+        preData: before,
+      });
     });
     return this.findOrFail(name, environment, id);
   }
 
   async remove(projectId: string, name: string, environment: string, id: string): Promise<void> {
     await this.writable(projectId, name, environment);
-    await this.findOrFail(name, environment, id);
+    const before = await this.findOrFail(name, environment, id);
     // The segment links go with it (ON DELETE CASCADE).
-    await this.dataSource.getRepository(FeatureStrategy).delete({ id });
+    await this.dataSource.transaction(async (tx) => {
+      await tx.delete(FeatureStrategy, { id });
+      await this.events.record(tx, {
+        type: 'feature-strategy-remove',
+        project: projectId,
+        environment,
+        featureName: name,
+        preData: before,
+      });
+    });
   }
 
   private async writable(

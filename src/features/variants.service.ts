@@ -7,6 +7,7 @@ import { VariantInputDto, VariantListDto } from './dto/variant.dto';
 import { FeatureEnvironment } from './feature-environment.entity';
 import { FeatureLookup } from './feature-lookup';
 import { normaliseVariants, referencedNames, unknownContextFields } from './variant-rules';
+import { EventsService } from '../events/events.service';
 
 const MAX_VARIANTS = 100;
 
@@ -14,6 +15,7 @@ const MAX_VARIANTS = 100;
 @Injectable()
 export class VariantsService {
   constructor(
+    private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
   ) {}
@@ -38,14 +40,22 @@ export class VariantsService {
     const inputs = await validateArrayBody(VariantInputDto, body, MAX_VARIANTS);
     const feature = await this.lookup.inProject(projectId, name);
     this.lookup.assertActive(feature);
-    await this.lookup.environmentOf(feature, environment);
+    const before = await this.lookup.environmentOf(feature, environment);
     const { variants, details, references } = normaliseVariants(inputs, '/body');
     const known = await this.lookup.existingContextFields(referencedNames(references));
     details.push(...unknownContextFields(references, known));
     if (details.length > 0) throw ValidationError.listing(details);
-    await this.dataSource
-      .getRepository(FeatureEnvironment)
-      .update({ featureName: name, environment }, { variants });
+    await this.dataSource.transaction(async (tx) => {
+      await tx.update(FeatureEnvironment, { featureName: name, environment }, { variants });
+      await this.events.record(tx, {
+        type: 'feature-environment-variants-updated',
+        project: projectId,
+        environment,
+        featureName: name,
+        data: { variants },
+        preData: { variants: before.variants },
+      });
+    });
     return { version: 1, variants };
   }
 }

@@ -15,6 +15,7 @@ import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
 import { ProjectsStore } from './projects.store';
 import { assertSameAsPath } from '../common/naming';
+import { EventsService } from '../events/events.service';
 
 /** The project every fresh database has; like Unleash, it cannot be deleted. */
 export const DEFAULT_PROJECT = 'default';
@@ -22,6 +23,7 @@ export const DEFAULT_PROJECT = 'default';
 @Injectable()
 export class ProjectsService {
   constructor(
+    private readonly events: EventsService,
     @InjectRepository(Project) private readonly projects: Repository<Project>,
     @InjectRepository(ProjectEnvironment) private readonly links: Repository<ProjectEnvironment>,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -84,6 +86,11 @@ export class ProjectsService {
           dto.id,
           await this.environments.enabledNames(manager),
         );
+        await this.events.record(manager, {
+          type: 'project-created',
+          project: dto.id,
+          data: { id: dto.id, name: dto.name, description: dto.description ?? null },
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw NameExistsError.named('project', dto.id);
@@ -98,7 +105,11 @@ export class ProjectsService {
     const changes: Partial<Project> = {};
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.description !== undefined) changes.description = dto.description;
-    if (Object.keys(changes).length > 0) await this.projects.update({ id }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write({ type: 'project-updated', project: id, data: changes }, (tx) =>
+        tx.update(Project, { id }, changes),
+      );
+    }
     return this.get(id);
   }
 
@@ -124,7 +135,9 @@ export class ProjectsService {
     }
     // The foreign keys cascade to the links and segments, and refuse (409 through the filter)
     // should a feature appear meanwhile.
-    await this.projects.delete({ id });
+    await this.events.write({ type: 'project-deleted', project: id }, (tx) =>
+      tx.delete(Project, { id }),
+    );
   }
 
   /**
@@ -144,6 +157,11 @@ export class ProjectsService {
       await this.dataSource.transaction(async (manager) => {
         await manager.insert(ProjectEnvironment, { projectId: id, environment });
         await this.featureEnvironments.addProject(manager, id, environment);
+        await this.events.record(manager, {
+          type: 'project-environment-added',
+          project: id,
+          environment,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -174,6 +192,11 @@ export class ProjectsService {
       await this.strategies.removeProject(manager, id, environment);
       await this.featureEnvironments.removeProject(manager, id, environment);
       await manager.delete(ProjectEnvironment, { projectId: id, environment });
+      await this.events.record(manager, {
+        type: 'project-environment-removed',
+        project: id,
+        environment,
+      });
     });
   }
 
