@@ -20,6 +20,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { SegmentsModule } from './segments/segments.module';
 import { StrategyTypesModule } from './strategy-types/strategy-types.module';
 import { TagsModule } from './tags/tags.module';
+import { UiConfigModule } from './ui-config/ui-config.module';
 
 export interface AppModuleOptions {
   /** How often to retry the first database connection at start (tests use 0). */
@@ -61,6 +62,7 @@ export class AppModule {
         ContextFieldsModule,
         SegmentsModule,
         TagsModule,
+        UiConfigModule,
         StrategyTypesModule,
         FeaturesModule,
         FeedbackModule,

@@ -7,6 +7,8 @@ import { EnvironmentsStoreModule } from '../environments/environments-store.modu
 import { ProjectsModule } from '../projects/projects.module';
 import { AuthGuard } from './auth.guard';
 import { AuthStoreModule } from './auth-store.module';
+import { MeController } from './me.controller';
+import { MeService } from './me.service';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
 import { RolesController } from './roles.controller';
@@ -20,8 +22,8 @@ import { RolesService } from './roles.service';
     EnvironmentsStoreModule,
     ProjectsModule,
   ],
-  controllers: [ApiTokensController, RolesController],
-  providers: [ApiTokensService, RolesService, AuthGuard],
+  controllers: [ApiTokensController, RolesController, MeController],
+  providers: [ApiTokensService, RolesService, AuthGuard, MeService],
   exports: [ApiTokensService, AuthGuard],
 })
 export class AuthModule {}
