@@ -23,6 +23,7 @@ import { SegmentsModule } from './segments/segments.module';
 import { UsersModule } from './users/users.module';
 import { StrategyTypesModule } from './strategy-types/strategy-types.module';
 import { TagsModule } from './tags/tags.module';
+import { UiConfigModule } from './ui-config/ui-config.module';
 
 export interface AppModuleOptions {
   /** How often to retry the first database connection at start (tests use 0). */
@@ -65,6 +66,7 @@ export class AppModule {
         ContextFieldsModule,
         SegmentsModule,
         TagsModule,
+        UiConfigModule,
         StrategyTypesModule,
         FeaturesModule,
         FeedbackModule,

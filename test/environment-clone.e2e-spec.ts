@@ -288,17 +288,21 @@ describe('POST /api/admin/environments/:name/clone', () => {
     );
   });
 
-  it('creates an empty environment of the type for projects: []', async () => {
-    const res = await t.admin
-      .post(CLONE('development'), { name: 'empty', type: 'preproduction', projects: [] })
+  it('reads projects: [] like an omitted list: every project of the source', async () => {
+    await t.admin
+      .post(CLONE('development'), { name: 'all-by-empty', type: 'preproduction', projects: [] })
       .expect(200);
-    expect(res.body).toEqual(
-      expect.objectContaining({ type: 'preproduction', projectCount: 0, enabledToggleCount: 0 }),
-    );
-    expect(await featureEnvironmentRows(t, 'empty')).toEqual([]);
-    expect(await strategyIds(t, 'empty')).toEqual([]);
-    // Permissions are a property of the environment, not of its projects: still copied.
-    expect(await permissionRows(t, 'empty')).toHaveLength(2);
+    await t.admin
+      .post(CLONE('development'), { name: 'all-by-omission', type: 'preproduction' })
+      .expect(200);
+    const linked = await linkedProjects(t, 'development');
+    expect(linked.length).toBeGreaterThan(0);
+    expect(await linkedProjects(t, 'all-by-empty')).toEqual(linked);
+    const rows = await featureEnvironmentRows(t, 'all-by-empty');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(await featureEnvironmentRows(t, 'all-by-omission'));
+    expect(await strategyRows(t, 'all-by-empty')).toEqual(await strategyRows(t, 'all-by-omission'));
+    expect(await permissionRows(t, 'all-by-empty')).toHaveLength(2);
   });
 
   it('gives a listed project that the source does not use a disabled row per feature', async () => {

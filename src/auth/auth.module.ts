@@ -8,6 +8,8 @@ import { ProjectsModule } from '../projects/projects.module';
 import { UsersModule } from '../users/users.module';
 import { AuthGuard } from './auth.guard';
 import { AuthStoreModule } from './auth-store.module';
+import { MeController } from './me.controller';
+import { MeService } from './me.service';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
 import { RolesController } from './roles.controller';
@@ -22,8 +24,8 @@ import { RolesService } from './roles.service';
     ProjectsModule,
     UsersModule,
   ],
-  controllers: [ApiTokensController, RolesController],
-  providers: [ApiTokensService, RolesService, AuthGuard],
+  controllers: [ApiTokensController, RolesController, MeController],
+  providers: [ApiTokensService, RolesService, AuthGuard, MeService],
   exports: [ApiTokensService, RolesService, AuthGuard],
 })
 export class AuthModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { parseJson } from '../database/sql-values';
 
 /**
  * SDK tokens (client, frontend) scoped to an environment, as a correlated count; admin and service
@@ -36,5 +37,19 @@ export class AuthStore {
       [roleId],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * SDK tokens (client, frontend) that reach a project: those listing it and those for every
+   * project (an empty list). One statement; the lists are JSON text, read here.
+   */
+  async sdkTokenCountForProject(projectId: string): Promise<number> {
+    const rows: Array<{ projects: unknown }> = await this.dataSource.query(
+      `SELECT projects FROM api_tokens WHERE type IN ('client', 'frontend')`,
+    );
+    return rows.filter((row) => {
+      const projects = parseJson<string[]>(row.projects, []);
+      return projects.length === 0 || projects.includes(projectId);
+    }).length;
   }
 }

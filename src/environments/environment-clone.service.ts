@@ -52,7 +52,11 @@ export class EnvironmentCloneService {
     sourceName: string,
     requested: string[] | undefined,
   ): Promise<string[]> {
-    if (requested === undefined) return this.projects.linkedProjects(sourceName);
+    // An empty list means every project of the source, like an omitted one (rules.md §4): Unleash's
+    // clone dialog sends [] and promises a copy of all flags.
+    if (requested === undefined || requested.length === 0) {
+      return this.projects.linkedProjects(sourceName);
+    }
     const unique = [...new Set(requested)];
     const missing = await this.projects.missingIds(unique);
     if (missing.length > 0) {

@@ -22,7 +22,13 @@ import { FeatureStrategySegment } from './feature-strategy-segment.entity';
 import { FeatureTag } from './feature-tag.entity';
 import { FeatureTagsController } from './feature-tags.controller';
 import { FeatureTagsService } from './feature-tags.service';
+import { FeatureSearchController } from './feature-search.controller';
+import { FeatureSearchModel } from './feature-search.model';
+import { FeatureSearchService } from './feature-search.service';
+import { FeatureTypesController } from './feature-types.controller';
 import { FeaturesController } from './features.controller';
+import { LifecycleCountController } from './lifecycle-count.controller';
+import { SegmentsStoreModule } from '../segments/segments-store.module';
 import { FeaturesService } from './features.service';
 import { LifecycleController } from './lifecycle.controller';
 import { LifecycleService } from './lifecycle.service';
@@ -51,6 +57,7 @@ import { VariantsService } from './variants.service';
     EnvironmentsModule,
     ContextFieldsModule,
     SegmentsModule,
+    SegmentsStoreModule,
     StrategyTypesModule,
     TagsModule,
   ],
@@ -63,6 +70,9 @@ import { VariantsService } from './variants.service';
     FeatureTagsController,
     DependenciesController,
     LifecycleController,
+    FeatureSearchController,
+    FeatureTypesController,
+    LifecycleCountController,
   ],
   providers: [
     FeatureLookup,
@@ -73,6 +83,8 @@ import { VariantsService } from './variants.service';
     FeatureTagsService,
     DependenciesService,
     LifecycleService,
+    FeatureSearchModel,
+    FeatureSearchService,
   ],
 })
 export class FeaturesModule {}

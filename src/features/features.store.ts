@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
-import { placeholders, toNumber } from '../database/sql-values';
+import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureRow } from './feature-mappers';
 
 /** What the routes need to know of a feature named in a path. */
@@ -128,4 +128,51 @@ export class FeaturesStore {
         return { sql: 'f.archived_at IS NULL', params: [] };
     }
   }
+
+  /** Active features of a project per type (one statement). */
+  async typeCounts(projectId: string): Promise<Array<{ type: string; count: number }>> {
+    const rows: Array<{ type: string; features: unknown }> = await this.dataSource.query(
+      `SELECT type, COUNT(*) AS features FROM features
+        WHERE project_id = ? AND archived_at IS NULL GROUP BY type ORDER BY type`,
+      [projectId],
+    );
+    return rows.map((row) => ({ type: row.type, count: toNumber(row.features) }));
+  }
+
+  /**
+   * A project's feature figures in one statement: active and stale ones, and how many were
+   * created and archived in the 30 days before `now` and in the 30 days before those.
+   */
+  async projectFigures(projectId: string, now: Date): Promise<ProjectFeatureFigures> {
+    const day = 24 * 60 * 60 * 1000;
+    const ago30 = sqlTimestamp(new Date(now.getTime() - 30 * day));
+    const ago60 = sqlTimestamp(new Date(now.getTime() - 60 * day));
+    const [row]: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT SUM(CASE WHEN archived_at IS NULL THEN 1 ELSE 0 END) AS active,
+              SUM(CASE WHEN archived_at IS NULL AND stale = 1 THEN 1 ELSE 0 END) AS stale,
+              SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END) AS created_current,
+              SUM(CASE WHEN created_at >= ? AND created_at < ? THEN 1 ELSE 0 END) AS created_past,
+              SUM(CASE WHEN archived_at >= ? THEN 1 ELSE 0 END) AS archived_current,
+              SUM(CASE WHEN archived_at >= ? AND archived_at < ? THEN 1 ELSE 0 END) AS archived_past
+         FROM features WHERE project_id = ?`,
+      [ago30, ago60, ago30, ago30, ago60, ago30, projectId],
+    );
+    return {
+      active: toNumber(row?.active),
+      stale: toNumber(row?.stale),
+      createdCurrentWindow: toNumber(row?.created_current),
+      createdPastWindow: toNumber(row?.created_past),
+      archivedCurrentWindow: toNumber(row?.archived_current),
+      archivedPastWindow: toNumber(row?.archived_past),
+    };
+  }
+}
+
+export interface ProjectFeatureFigures {
+  active: number;
+  stale: number;
+  createdCurrentWindow: number;
+  createdPastWindow: number;
+  archivedCurrentWindow: number;
+  archivedPastWindow: number;
 }

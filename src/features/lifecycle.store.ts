@@ -1,8 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { toNumber } from '../database/sql-values';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { LifecycleRow } from './feature-mappers';
+import { LIFECYCLE_STAGES } from './feature-lifecycle.entity';
+
+/**
+ * The current lifecycle stage of the feature `f` as its rank in LIFECYCLE_STAGES: the furthest
+ * stage entered (-1: none), a correlated sub-select on the primary key.
+ */
+export const CURRENT_STAGE_RANK_SQL = `COALESCE((SELECT MAX(CASE fl.stage ${LIFECYCLE_STAGES.map(
+  (stage, rank) => `WHEN '${stage}' THEN ${rank}`,
+).join(' ')} END) FROM feature_lifecycles fl WHERE fl.feature_name = f.name), -1)`;
 
 /** The `feature_lifecycles` table: one row per stage a feature entered. */
 @Injectable()
@@ -27,6 +37,25 @@ export class LifecycleStore {
       `SELECT feature_name, stage, entered_stage_at, status, status_value
          FROM feature_lifecycles WHERE feature_name = ?`,
       [featureName],
+    );
+  }
+
+  /**
+   * How many features are in each lifecycle stage now (one statement), optionally of one
+   * project; archived features count under `archived`.
+   */
+  async currentStageCounts(projectId?: string): Promise<Map<string, number>> {
+    const rows: Array<{ stage_rank: unknown; features: unknown }> = await this.dataSource.query(
+      `SELECT s.stage_rank, COUNT(*) AS features
+         FROM (SELECT ${CURRENT_STAGE_RANK_SQL} AS stage_rank FROM features f
+                ${projectId === undefined ? '' : 'WHERE f.project_id = ?'}) s
+        GROUP BY s.stage_rank`,
+      projectId === undefined ? [] : [projectId],
+    );
+    return new Map(
+      rows
+        .filter((row) => toNumber(row.stage_rank) >= 0)
+        .map((row) => [LIFECYCLE_STAGES[toNumber(row.stage_rank)], toNumber(row.features)]),
     );
   }
 }

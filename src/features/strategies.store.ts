@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { placeholders, toNullableNumber } from '../database/sql-values';
+import { placeholders, toNullableNumber, toNumber } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
 import type { StrategyDto } from './dto/strategy.dto';
@@ -88,6 +88,24 @@ export class StrategiesStore {
         GROUP BY feature_name, environment_name`,
       params,
     );
+  }
+
+  /** The segments that the strategies of the selected features use (one statement). */
+  async segmentIdsOf(
+    selection: FeatureSelection,
+    tx: EntityManager,
+  ): Promise<Array<{ featureName: string; segmentId: number }>> {
+    const { list, params } = featureNamesSql(selection);
+    const rows: Array<{ feature_name: string; segment_id: unknown }> = await tx.query(
+      `SELECT DISTINCT fs.feature_name, fss.segment_id
+         FROM feature_strategies fs JOIN feature_strategy_segments fss ON fss.strategy_id = fs.id
+        WHERE fs.feature_name IN (${list})`,
+      params,
+    );
+    return rows.map((row) => ({
+      featureName: row.feature_name,
+      segmentId: toNumber(row.segment_id),
+    }));
   }
 
   /** The strategies of a feature in one environment, by sortOrder then id. */

@@ -3,6 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EnvironmentsStoreModule } from '../environments/environments-store.module';
 import { FeatureStoresModule } from '../features/feature-stores.module';
 import { SegmentsStoreModule } from '../segments/segments-store.module';
+import { AuthStoreModule } from '../auth/auth-store.module';
+import { ProjectOverviewController } from './project-overview.controller';
+import { ProjectOverviewService } from './project-overview.service';
 import { ProjectsStoreModule } from './projects-store.module';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
@@ -16,9 +19,10 @@ import { ProjectsService } from './projects.service';
     EnvironmentsStoreModule,
     FeatureStoresModule,
     SegmentsStoreModule,
+    AuthStoreModule,
   ],
-  controllers: [ProjectsController],
-  providers: [ProjectsService],
+  controllers: [ProjectsController, ProjectOverviewController],
+  providers: [ProjectsService, ProjectOverviewService],
   exports: [ProjectsService],
 })
 export class ProjectsModule {}

@@ -38,6 +38,11 @@ export class SegmentsStore {
   }
 
   /** The export's read: these segments' ids and names (segments are few: one JSON parameter). */
+  /** Ids and names of these segments, in one statement whatever their number. */
+  async namesOf(ids: number[], tx: EntityManager = this.dataSource.manager): Promise<SegmentRef[]> {
+    return this.readForExport(tx, ids);
+  }
+
   async readForExport(tx: EntityManager, ids: number[]): Promise<SegmentRef[]> {
     if (ids.length === 0) return [];
     const rows: Array<{ id: unknown; name: string }> = await tx.query(

@@ -21,7 +21,7 @@ export class CloneEnvironmentDto {
   @ApiPropertyOptional({
     type: [String],
     description:
-      'Projects to include in the cloned environment; omitted: every project of the source, []: none',
+      'Projects to include in the cloned environment; omitted or []: every project of the source',
   })
   @IsOptionalNotNull()
   @IsArray({ message: 'projects must be an array of project ids' })

@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 
 /** A user as the API shows it: never the password or its hash. */
-@ApiSchema({ name: 'userSchema' })
+@ApiSchema({ name: 'userAdminSchema' })
 export class UserDto {
   @ApiProperty() id: number;
   @ApiProperty({ type: String, nullable: true }) name: string | null;
