@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { ErrorRecordDto } from './common/error-record.dto';
+import { httpEdgeOptions, installHttpEdge } from './common/http-edge';
 import { createLogger, PinoNestLogger } from './common/logger';
 import type { AppConfig } from './config/app-config';
 
@@ -39,6 +40,7 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const adapter = new FastifyAdapter({
+    ...httpEdgeOptions(logger),
     loggerInstance: logger,
     disableRequestLogging: true,
     bodyLimit: DEFAULT_BODY_LIMIT,
@@ -48,6 +50,7 @@ export async function createApp(
   const fastify = adapter.getInstance();
   // Only JSON bodies are accepted: without a text/plain parser, Fastify answers 415 for them.
   fastify.removeContentTypeParser(['text/plain']);
+  installHttpEdge(fastify);
   const routes: Array<{ method: string; url: string }> = [];
   registeredRoutes.set(fastify, routes);
   fastify.addHook('onRoute', (route) => {
