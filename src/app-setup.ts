@@ -5,6 +5,7 @@ import { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
+import { httpEdgeOptions, installHttpEdge } from './common/http-edge';
 import { createLogger, PinoNestLogger } from './common/logger';
 import { requestContext } from './common/request-context';
 import type { AppConfig } from './config/app-config';
@@ -40,6 +41,7 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const adapter = new FastifyAdapter({
+    ...httpEdgeOptions(logger),
     loggerInstance: logger,
     // The request log is our own onResponse hook (one line per request, with its duration).
     logController: new LogController({ disableRequestLogging: true }),
@@ -50,6 +52,7 @@ export async function createApp(
   const fastify = adapter.getInstance();
   // Only JSON bodies are accepted: without a text/plain parser, Fastify answers 415 for them.
   fastify.removeContentTypeParser(['text/plain']);
+  installHttpEdge(fastify);
   const routes: Array<{ method: string; url: string }> = [];
   registeredRoutes.set(fastify, routes);
   fastify.addHook('onRoute', (route) => {

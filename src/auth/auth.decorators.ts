@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { Permission, Principal } from './permissions';
+import { ENVIRONMENT_PERMISSIONS, Permission, Principal } from './permissions';
 
 export const IS_PUBLIC = 'flagkeeper:public';
 export const REQUIRED_PERMISSION = 'flagkeeper:permission';
@@ -13,12 +13,31 @@ export interface PermissionRequirement {
   environmentFrom?: { param: string } | { body: string };
 }
 
-/** The permission a route needs, optionally scoped to the environment named in the path or body. */
+/**
+ * A requirement that cannot be checked as written: an environment-scoped permission without the
+ * place its environment comes from would be granted by a grant for any one environment.
+ */
+export function requirementProblem(requirement: PermissionRequirement): string | undefined {
+  if (ENVIRONMENT_PERMISSIONS.has(requirement.permission) && !requirement.environmentFrom) {
+    return `${requirement.permission} is granted per environment: say where the route's environment comes from ({ param } or { body })`;
+  }
+  return undefined;
+}
+
+/**
+ * The permission a route needs, scoped to the environment named in the path or body for the
+ * environment-scoped permissions. A route that leaves that out fails when its class is loaded,
+ * that is, at startup.
+ */
 export const RequirePermission = (
   permission: Permission,
   environmentFrom?: PermissionRequirement['environmentFrom'],
-) =>
-  SetMetadata(REQUIRED_PERMISSION, { permission, environmentFrom } satisfies PermissionRequirement);
+) => {
+  const requirement: PermissionRequirement = { permission, environmentFrom };
+  const problem = requirementProblem(requirement);
+  if (problem) throw new Error(`@RequirePermission: ${problem}`);
+  return SetMetadata(REQUIRED_PERMISSION, requirement);
+};
 
 /** The authenticated caller, as resolved by the guard. */
 export const CurrentPrincipal = createParamDecorator(

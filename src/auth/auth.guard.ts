@@ -6,7 +6,12 @@ import { requestContext } from '../common/request-context';
 import { readCookie } from '../users/cookies';
 import { SESSION_COOKIE, SessionsService } from '../users/sessions.service';
 import { ApiTokensService } from './api-tokens.service';
-import { IS_PUBLIC, PermissionRequirement, REQUIRED_PERMISSION } from './auth.decorators';
+import {
+  IS_PUBLIC,
+  PermissionRequirement,
+  REQUIRED_PERMISSION,
+  requirementProblem,
+} from './auth.decorators';
 import { hasPermission, Principal } from './permissions';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -47,8 +52,9 @@ export class AuthGuard implements CanActivate {
       targets,
     );
     if (requirement) {
-      const environment = this.environmentOf(request, requirement);
-      if (!hasPermission(principal, requirement.permission, environment)) {
+      // Metadata set by other means than @RequirePermission() gets the same check, failing closed.
+      if (requirementProblem(requirement)) throw new PermissionError([requirement.permission]);
+      if (!this.permits(principal, requirement, this.environmentOf(request, requirement))) {
         throw new PermissionError([requirement.permission]);
       }
     }
@@ -82,9 +88,29 @@ export class AuthGuard implements CanActivate {
     return principal;
   }
 
+  /**
+   * An environment-scoped requirement whose environment is missing from the request (no string
+   * where the route said it would be) is met only by a grant for every environment.
+   */
+  private permits(
+    principal: Principal,
+    requirement: PermissionRequirement,
+    environment: string | undefined,
+  ): boolean {
+    if (requirement.environmentFrom && environment === undefined) {
+      return principal.grants.some(
+        (grant) =>
+          grant.permission === 'ADMIN' ||
+          (grant.permission === requirement.permission && grant.environment === null),
+      );
+    }
+    return hasPermission(principal, requirement.permission, environment);
+  }
+
   private extractToken(header: string | undefined): string | undefined {
     if (!header) return undefined;
-    const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : header;
+    // The scheme is case-insensitive (RFC 9110 §11.1): Bearer, bearer and BEARER are one.
+    const token = /^bearer\s/i.test(header) ? header.slice('bearer'.length) : header;
     return token.trim() || undefined;
   }
 

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorRecordDto } from './error-record.dto';
 
-/** The error statuses the API answers with an error record (contract §2). */
+/** The error statuses the API answers with an error record (rules.md §2). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
 
 /** What each status means across the API; a route may say more with a [status, text] pair. */

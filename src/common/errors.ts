@@ -109,7 +109,36 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+export class MethodNotAllowedError extends AppError {
+  readonly status = 405;
+}
+
+export class RequestTimeoutError extends AppError {
+  readonly status = 408;
+}
+
+export class UriTooLongError extends AppError {
+  readonly status = 414;
+}
+
 /** Too many attempts (sign-in); the client should wait before trying again. */
 export class TooManyRequestsError extends AppError {
   readonly status = 429;
+}
+
+export class HeaderFieldsTooLargeError extends AppError {
+  readonly status = 431;
+}
+
+/**
+ * A client error the framework raised with a status that has no name of its own here: the status
+ * is kept, so a client never mistakes it for a validation failure of its body.
+ */
+export class RequestError extends AppError {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }

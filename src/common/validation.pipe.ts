@@ -35,6 +35,24 @@ export function toDetails(errors: ClassValidatorError[], prefix: string): ErrorD
   return details;
 }
 
+/** Query and path values with an unpaired surrogate; bodies are checked by the JSON parser. */
+function malformedText(value: unknown, prefix: string): ErrorDetail[] {
+  const wellFormed = (text: string) =>
+    (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+  const bad = (v: unknown) =>
+    (typeof v === 'string' && !wellFormed(v)) ||
+    (Array.isArray(v) && v.some((item) => typeof item === 'string' && !wellFormed(item)));
+  const message = (name: string) =>
+    `${name} must be valid Unicode text (it holds an unpaired surrogate)`;
+  if (typeof value !== 'object' || value === null) {
+    const name = prefix.slice(prefix.lastIndexOf('/') + 1);
+    return bad(value) ? [{ path: prefix, message: message(name) }] : [];
+  }
+  return Object.entries(value)
+    .filter(([, v]) => bad(v))
+    .map(([key]) => ({ path: `${prefix}/${key}`, message: message(key) }));
+}
+
 /**
  * The global ValidationPipe (whitelist, forbidNonWhitelisted, transform), answering with the
  * project's ValidationError whose details say where each problem is: /body/name, /query/limit.
@@ -53,6 +71,22 @@ export class RequestValidationPipe extends ValidationPipe {
     });
   }
 
+  /**
+   * Nest turns a numeric path or query value into a number with unary plus, which reads `0x1c2`,
+   * `1e0`, `+1` and `1.0` as numbers. Only plain decimals are converted; anything else stays
+   * text, for ParseIdPipe (or the DTO) to refuse.
+   */
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    if (
+      metadata.metatype === Number &&
+      typeof value === 'string' &&
+      !/^(0|[1-9]\d*)$/.test(value)
+    ) {
+      return value;
+    }
+    return super.transformPrimitive(value, metadata);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const isDto = metadata.metatype !== undefined && this.toValidate(metadata);
     if (
@@ -64,6 +98,13 @@ export class RequestValidationPipe extends ValidationPipe {
       throw ValidationError.of('/body', 'The body must be a JSON object');
     }
     const where = metadata.type === 'custom' ? 'body' : metadata.type;
+    if (metadata.type === 'query' || metadata.type === 'param') {
+      const prefix = metadata.data ? `/${where}/${metadata.data}` : `/${where}`;
+      const malformed = malformedText(value, prefix);
+      if (malformed.length > 0) {
+        throw new ValidationError(`Request validation failed: ${malformed[0].path}`, malformed);
+      }
+    }
     // class-transformer skips properties named like members of Object.prototype (toString,
     // constructor, …), so forbidNonWhitelisted never sees them; they are unknown all the same.
     const prototypeNamed =
