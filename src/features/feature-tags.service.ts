@@ -4,11 +4,14 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { TagTypesService } from '../tags/tag-types.service';
+import { TagsStore } from '../tags/tags.store';
 import type { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
+import type { UpdateFeatureTagsDto } from './dto/update-feature-tags.dto';
 import type { TagDto, TagListDto } from './dto/feature.dto';
 import { FeatureLookup } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
 import { FeatureTag } from './feature-tag.entity';
+import { FeatureTagsStore } from './feature-tags.store';
 
 /**
  * Tags on features. Tags are labels rather than configuration, so archived features can be
@@ -21,6 +24,8 @@ export class FeatureTagsService {
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
     private readonly tagTypes: TagTypesService,
+    private readonly tagRegistry: TagsStore,
+    private readonly store: FeatureTagsStore,
   ) {}
 
   async list(name: string): Promise<TagListDto> {
@@ -39,13 +44,48 @@ export class FeatureTagsService {
     const key = { featureName: name, tagType: dto.type, tagValue: dto.value };
     if (await repository.exists({ where: key })) return { created: false, tag };
     try {
-      await repository.insert({ ...key, createdByUserId: null, createdAt: new Date() });
+      // The tag exists from now on (GET /api/admin/tags), in the same transaction.
+      await this.dataSource.transaction(async (tx) => {
+        await this.tagRegistry.insertMissing(tx, [tag]);
+        await tx.insert(FeatureTag, { ...key, createdByUserId: null, createdAt: new Date() });
+      });
     } catch (error) {
       // The same tag added twice at once: the second request finds it there.
       if (isUniqueViolation(error)) return { created: false, tag };
       throw error;
     }
     return { created: true, tag };
+  }
+
+  /**
+   * Unleash's bulk change of a feature's tags: adds, then removes (a tag in both lists ends up
+   * removed), in one transaction. Tags to add must be of existing types (400 naming each one);
+   * adding a tag the feature has, or removing one it lacks, changes nothing.
+   */
+  async update(name: string, dto: UpdateFeatureTagsDto): Promise<TagListDto> {
+    await this.lookup.byName(name);
+    const missing = new Set(
+      await this.tagTypes.missingNames([...new Set(dto.addedTags.map((tag) => tag.type))]),
+    );
+    const details = dto.addedTags.flatMap((tag, index) =>
+      missing.has(tag.type)
+        ? [
+            {
+              path: `/body/addedTags/${index}/type`,
+              message: `Could not find tag type with name ${tag.type}`,
+            },
+          ]
+        : [],
+    );
+    if (details.length > 0) throw ValidationError.listing(details, 'Unknown tag types');
+    const added = dto.addedTags.map((tag) => ({ type: tag.type, value: tag.value }));
+    const removed = dto.removedTags.map((tag) => ({ type: tag.type, value: tag.value }));
+    return this.dataSource.transaction(async (tx) => {
+      await this.tagRegistry.insertMissing(tx, added);
+      await this.store.addMissing(tx, name, added);
+      await this.store.removeSome(tx, name, removed);
+      return { version: 1 as const, tags: await this.read.tags(name, tx) };
+    });
   }
 
   async remove(name: string, type: string, value: string): Promise<void> {

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
-import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
+import { TagTypeDto, TagTypeListDto, TagTypeWithVersionDto } from './dto/tag-type.dto';
 import { TagTypesService } from './tag-types.service';
 
 @ApiTags('Tags')
@@ -16,10 +16,11 @@ export class TagTypesController {
     return this.tagTypes.list();
   }
 
+  /** Wrapped as Unleash answers it; its admin UI reads `tagType` from the answer. */
   @Get(':name')
-  @ApiOkResponse({ type: TagTypeDto })
-  get(@Param('name') name: string): Promise<TagTypeDto> {
-    return this.tagTypes.get(name);
+  @ApiOkResponse({ type: TagTypeWithVersionDto })
+  async get(@Param('name') name: string): Promise<TagTypeWithVersionDto> {
+    return { version: 1, tagType: await this.tagTypes.get(name) };
   }
 
   @Post()
