@@ -1,8 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ContextFieldsService } from './context-fields.service';
-import { ContextFieldDto } from './dto/context-field.dto';
+import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
 import { CreateContextFieldDto, UpdateContextFieldDto } from './dto/create-context-field.dto';
 
 @ApiTags('Context fields')
@@ -20,6 +26,16 @@ export class ContextFieldsController {
   @ApiOkResponse({ type: ContextFieldDto })
   get(@Param('name') name: string): Promise<ContextFieldDto> {
     return this.fields.get(name);
+  }
+
+  @Get(':name/strategies')
+  @ApiOperation({
+    summary: 'List the strategies whose constraints use a context field',
+    operationId: 'getStrategiesByContextField',
+  })
+  @ApiOkResponse({ type: ContextFieldStrategiesDto })
+  strategies(@Param('name') name: string): Promise<ContextFieldStrategiesDto> {
+    return this.fields.strategies(name);
   }
 
   @Post()

@@ -1,9 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ParseIdPipe } from '../common/parse-id.pipe';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
-import { SegmentDto, SegmentListDto } from './dto/segment.dto';
+import { SegmentDto, SegmentListDto, SegmentStrategiesDto } from './dto/segment.dto';
 import { SegmentsService } from './segments.service';
 
 @ApiTags('Segments')
@@ -15,6 +21,26 @@ export class SegmentsController {
   @ApiOkResponse({ type: SegmentListDto })
   list(): Promise<SegmentListDto> {
     return this.segments.list();
+  }
+
+  @Get('strategies/:strategyId')
+  @ApiOperation({
+    summary: 'List the segments of a strategy',
+    operationId: 'getSegmentsByStrategyId',
+  })
+  @ApiOkResponse({ type: SegmentListDto })
+  ofStrategy(@Param('strategyId') strategyId: string): Promise<SegmentListDto> {
+    return this.segments.ofStrategy(strategyId);
+  }
+
+  @Get(':id/strategies')
+  @ApiOperation({
+    summary: 'List the strategies that use a segment',
+    operationId: 'getStrategiesBySegmentId',
+  })
+  @ApiOkResponse({ type: SegmentStrategiesDto })
+  strategies(@Param('id', ParseIdPipe) id: number): Promise<SegmentStrategiesDto> {
+    return this.segments.strategiesUsing(id);
   }
 
   @Get(':id')
