@@ -1,6 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiTokensService } from './api-tokens.service';
 import { CurrentPrincipal, RequirePermission } from './auth.decorators';
 import { ApiTokenCreatedDto, ApiTokenListDto } from './dto/api-token.dto';
@@ -29,10 +34,11 @@ export class ApiTokensController {
   }
 
   @Delete(':id')
+  @ApiParam({ name: 'id', description: 'The token id, or the `secret` field of its listing' })
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_API_TOKEN')
-  remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+  remove(@Param('id') id: string): Promise<void> {
     return this.tokens.remove(id);
   }
 }
