@@ -1,8 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateEnvironmentDto } from './dto/create-environment.dto';
-import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
+import {
+  EnvironmentDto,
+  EnvironmentListDto,
+  ProjectEnvironmentListDto,
+} from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { EnvironmentsService } from './environments.service';
 import { EnvironmentCloneService } from './environment-clone.service';
@@ -20,6 +30,16 @@ export class EnvironmentsController {
   @ApiOkResponse({ type: EnvironmentListDto })
   list(): Promise<EnvironmentListDto> {
     return this.environments.list();
+  }
+
+  @Get('project/:id')
+  @ApiOperation({
+    summary: 'List the environments linked to a project',
+    operationId: 'getProjectEnvironments',
+  })
+  @ApiOkResponse({ type: ProjectEnvironmentListDto })
+  ofProject(@Param('id') id: string): Promise<ProjectEnvironmentListDto> {
+    return this.environments.ofProject(id);
   }
 
   @Get(':name')

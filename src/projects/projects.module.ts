@@ -4,6 +4,7 @@ import { EnvironmentsStoreModule } from '../environments/environments-store.modu
 import { FeatureStoresModule } from '../features/feature-stores.module';
 import { SegmentsStoreModule } from '../segments/segments-store.module';
 import { ProjectsStoreModule } from './projects-store.module';
+import { FlagCreatorsController } from './flag-creators.controller';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
 import { ProjectsController } from './projects.controller';
@@ -17,7 +18,7 @@ import { ProjectsService } from './projects.service';
     FeatureStoresModule,
     SegmentsStoreModule,
   ],
-  controllers: [ProjectsController],
+  controllers: [ProjectsController, FlagCreatorsController],
   providers: [ProjectsService],
   exports: [ProjectsService],
 })
