@@ -6,8 +6,8 @@ import { ColumnKit } from './schema-helpers';
  * feature carries it, and `GET /api/admin/tags` lists it. The tags already on features are
  * copied in, so the list is complete from the start.
  */
-export class Tags1763800000000 implements MigrationInterface {
-  name = 'Tags1763800000000';
+export class Tags1763900000000 implements MigrationInterface {
+  name = 'Tags1763900000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const c = new ColumnKit(queryRunner);
