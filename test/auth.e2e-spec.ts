@@ -66,7 +66,8 @@ describe('authentication and permissions', () => {
       id: expect.any(Number),
       tokenName: 'ops',
       type: 'admin',
-      environment: null,
+      environment: '*',
+      project: '*',
       projects: [],
       roleId: null,
       expiresAt: null,
@@ -86,9 +87,10 @@ describe('authentication and permissions', () => {
 
     const list = await t.admin.get('/api/admin/api-tokens').expect(200);
     expect(JSON.stringify(list.body)).not.toContain(secret.split('.')[1]);
-    expect(
-      list.body.tokens.find((tok: { id: number }) => tok.id === created.body.id),
-    ).not.toHaveProperty('secret');
+    // The listing's `secret` is the token's identifier (docs/decisions-api-tokens.md).
+    expect(list.body.tokens.find((tok: { id: number }) => tok.id === created.body.id).secret).toBe(
+      `token-${created.body.id}`,
+    );
   });
 
   it('looks a token up once however many requests miss the cache together', async () => {

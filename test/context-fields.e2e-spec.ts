@@ -29,6 +29,8 @@ describe('context fields', () => {
       stickiness: true,
       sortOrder: 1,
       createdAt: expect.stringMatching(ISO),
+      usedInFeatures: 0,
+      usedInProjects: 0,
       legalValues: [],
     });
   });
@@ -53,6 +55,8 @@ describe('context fields', () => {
       stickiness: true,
       sortOrder: 3,
       createdAt: expect.stringMatching(ISO),
+      usedInFeatures: 0,
+      usedInProjects: 0,
       legalValues: [
         { value: 'us', description: 'United States' },
         { value: 'eu' },
@@ -68,6 +72,8 @@ describe('context fields', () => {
       stickiness: false,
       sortOrder: 10,
       createdAt: expect.stringMatching(ISO),
+      usedInFeatures: 0,
+      usedInProjects: 0,
       legalValues: [],
     });
 

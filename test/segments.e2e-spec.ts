@@ -56,6 +56,8 @@ describe('segments', () => {
           inverted: true,
         },
       ],
+      usedInFeatures: 0,
+      usedInProjects: 0,
       createdAt: expect.stringMatching(ISO),
     });
     await t.admin.get(`${SEGMENTS}/${res.body.id}`).expect(200, res.body);

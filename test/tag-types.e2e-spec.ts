@@ -18,9 +18,12 @@ describe('tag types', () => {
       ],
     });
     await t.admin.get(`${TAG_TYPES}/simple`).expect(200, {
-      name: 'simple',
-      description: 'Used to simplify filtering of features',
-      icon: null,
+      version: 1,
+      tagType: {
+        name: 'simple',
+        description: 'Used to simplify filtering of features',
+        icon: null,
+      },
     });
   });
 
@@ -29,7 +32,7 @@ describe('tag types', () => {
       .post(TAG_TYPES, { name: 'team', description: 'Owning team', icon: 'group' })
       .expect(201);
     expect(res.body).toEqual({ name: 'team', description: 'Owning team', icon: 'group' });
-    await t.admin.get(`${TAG_TYPES}/team`).expect(200, res.body);
+    await t.admin.get(`${TAG_TYPES}/team`).expect(200, { version: 1, tagType: res.body });
     const bare = await t.admin.post(TAG_TYPES, { name: 'Area' }).expect(201);
     expect(bare.body).toEqual({ name: 'Area', description: null, icon: null });
     const list = await t.admin.get(TAG_TYPES).expect(200);
@@ -63,7 +66,7 @@ describe('tag types', () => {
     expect(res.body).toEqual({ name: 'kind', description: 'Kind of work', icon: 'i' });
     const cleared = await t.admin.put(`${TAG_TYPES}/kind`, { icon: null }).expect(200);
     expect(cleared.body).toEqual({ name: 'kind', description: 'Kind of work', icon: null });
-    await t.admin.get(`${TAG_TYPES}/kind`).expect(200, cleared.body);
+    await t.admin.get(`${TAG_TYPES}/kind`).expect(200, { version: 1, tagType: cleared.body });
     const rename = await t.admin.put(`${TAG_TYPES}/kind`, { name: 'sort' });
     expect(expectErrorRecord(rename, 400, 'ValidationError').details?.[0].path).toBe('/body/name');
   });

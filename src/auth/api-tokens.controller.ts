@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
@@ -43,12 +43,13 @@ export class ApiTokensController {
   }
 
   @Delete(':id')
+  @ApiParam({ name: 'id', description: 'The token id, or the `secret` field of its listing' })
   @ApiNoContentResponse()
   @HttpCode(204)
   @RequirePermission('DELETE_API_TOKEN')
   @ApiOperation({ summary: 'Delete an API token', operationId: 'deleteApiToken' })
   @ApiErrors(400, 404)
-  remove(@Param('id', ParseIdPipe) id: number): Promise<void> {
+  remove(@Param('id') id: string): Promise<void> {
     return this.tokens.remove(id);
   }
 }

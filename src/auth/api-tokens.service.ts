@@ -13,6 +13,22 @@ import { hasPermission, PermissionGrant, Principal } from './permissions';
 import { RolesService } from './roles.service';
 import { hashToken, newTokenString } from './token-secrets';
 
+/** The listed identifier of a token: this prefix and its id (never a secret). */
+const TOKEN_REF_PREFIX = 'token-';
+
+/** The id in `12` or `token-12`; 400 for anything else. */
+function tokenIdOf(ref: string): number {
+  const digits = ref.startsWith(TOKEN_REF_PREFIX) ? ref.slice(TOKEN_REF_PREFIX.length) : ref;
+  const id = /^[1-9]\d{0,14}$/.test(digits) ? Number(digits) : NaN;
+  if (!Number.isSafeInteger(id)) {
+    throw ValidationError.of(
+      '/param/id',
+      'id must be a token id or the identifier a token list shows (token-<id>)',
+    );
+  }
+  return id;
+}
+
 /** How long a resolved token is trusted without asking the database again. */
 export const TOKEN_CACHE_TTL_MS = 5000;
 
@@ -71,7 +87,8 @@ export class ApiTokensService implements OnApplicationBootstrap {
     return { tokens: rows.map((row) => this.map(row)) };
   }
 
-  async create(dto: CreateApiTokenDto, caller: Principal): Promise<ApiTokenCreatedDto> {
+  async create(input: CreateApiTokenDto, caller: Principal): Promise<ApiTokenCreatedDto> {
+    const dto = input.type === 'admin' ? this.withoutAdminWildcards(input) : input;
     if (dto.type === 'admin' && !hasPermission(caller, 'ADMIN'))
       throw new PermissionError(['ADMIN']);
     if (dto.expiresAt && new Date(dto.expiresAt).getTime() <= Date.now()) {
@@ -98,7 +115,12 @@ export class ApiTokensService implements OnApplicationBootstrap {
     return { ...this.map(row), secret };
   }
 
-  async remove(id: number): Promise<void> {
+  /**
+   * Removes the token named by its id or by the identifier its listing shows in `secret`
+   * (`token-<id>`), which is what Unleash's admin UI sends. docs/decisions-api-tokens.md.
+   */
+  async remove(ref: string): Promise<void> {
+    const id = tokenIdOf(ref);
     const row = await this.tokens.findOne({
       where: { id },
       select: { id: true, secretHash: true },
@@ -237,7 +259,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
       ['roleId'],
       'client and frontend tokens are scoped by environment and projects',
     );
-    if (!dto.environment)
+    if (!dto.environment || dto.environment === '*')
       throw ValidationError.of('/body/environment', `a ${dto.type} token needs an environment`);
     const projects = (dto.projects ?? ['*']).filter((p, i, all) => all.indexOf(p) === i);
     if (!(await this.environments.exists(dto.environment))) {
@@ -263,6 +285,18 @@ export class ApiTokensService implements OnApplicationBootstrap {
     };
   }
 
+  /**
+   * Unleash's admin UI sends an admin token with `environment: "*"` and `projects: ["*"]`: the
+   * scope an admin token has anyway, so these say nothing and are dropped; anything else stays
+   * refused by checkScope.
+   */
+  private withoutAdminWildcards(dto: CreateApiTokenDto): CreateApiTokenDto {
+    const copy = { ...dto };
+    if (copy.environment === '*') delete copy.environment;
+    if (copy.projects?.length === 1 && copy.projects[0] === '*') delete copy.projects;
+    return copy;
+  }
+
   private forbid(
     dto: CreateApiTokenDto,
     fields: Array<keyof CreateApiTokenDto>,
@@ -275,12 +309,15 @@ export class ApiTokensService implements OnApplicationBootstrap {
   }
 
   private map(row: ApiToken): ApiTokenDto {
+    const projects = row.projects;
     return {
       id: row.id,
+      secret: `${TOKEN_REF_PREFIX}${row.id}`,
       tokenName: row.tokenName,
       type: row.type,
-      environment: row.environment,
-      projects: row.projects,
+      environment: row.type === 'admin' ? '*' : row.environment,
+      project: projects.length === 1 ? projects[0] : projects.length === 0 ? '*' : '[]',
+      projects,
       roleId: row.roleId,
       expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
       createdAt: row.createdAt.toISOString(),

@@ -9,7 +9,7 @@ import {
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ContextFieldsService } from './context-fields.service';
-import { ContextFieldDto } from './dto/context-field.dto';
+import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
 import { CreateContextFieldDto, UpdateContextFieldDto } from './dto/create-context-field.dto';
 
 @ApiTags('Context fields')
@@ -31,6 +31,16 @@ export class ContextFieldsController {
   @ApiErrors(404)
   get(@Param('name') name: string): Promise<ContextFieldDto> {
     return this.fields.get(name);
+  }
+
+  @Get(':name/strategies')
+  @ApiOperation({
+    summary: 'List the strategies whose constraints use a context field',
+    operationId: 'getStrategiesByContextField',
+  })
+  @ApiOkResponse({ type: ContextFieldStrategiesDto })
+  strategies(@Param('name') name: string): Promise<ContextFieldStrategiesDto> {
+    return this.fields.strategies(name);
   }
 
   @Post()

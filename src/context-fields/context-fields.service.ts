@@ -5,7 +5,8 @@ import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../c
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
-import { ContextFieldDto } from './dto/context-field.dto';
+import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
+import { ContextFieldsStore } from './context-fields.store';
 import {
   CreateContextFieldDto,
   LegalValueDto,
@@ -30,18 +31,26 @@ export function constraintNeedle(name: string): string {
 export class ContextFieldsService {
   constructor(
     @InjectRepository(ContextField) private readonly fields: Repository<ContextField>,
-    private readonly strategies: StrategiesStore,
+    private readonly strategiesStore: StrategiesStore,
     private readonly segments: SegmentsStore,
+    private readonly store: ContextFieldsStore,
   ) {}
 
-  /** A bare array, as Unleash answers it, by sortOrder then name. */
-  async list(): Promise<ContextFieldDto[]> {
-    const rows = await this.fields.find({ order: { sortOrder: 'ASC', name: 'ASC' } });
-    return rows.map((row) => this.map(row));
+  /** A bare array, as Unleash answers it, by sortOrder then name, with usage counts. */
+  list(): Promise<ContextFieldDto[]> {
+    return this.store.records();
   }
 
   async get(name: string): Promise<ContextFieldDto> {
-    return this.map(await this.findOrFail(name));
+    const [record] = await this.store.records(name);
+    if (!record) throw NotFoundError.named('context field', name);
+    return record;
+  }
+
+  /** The strategies whose constraints name the field (404 for an unknown field). */
+  async strategies(name: string): Promise<ContextFieldStrategiesDto> {
+    await this.findOrFail(name);
+    return { strategies: await this.strategiesStore.usingContextField(name) };
   }
 
   async create(dto: CreateContextFieldDto): Promise<ContextFieldDto> {
@@ -54,27 +63,27 @@ export class ContextFieldsService {
       createdAt: new Date(),
     };
     await rejectDuplicateName('context field', dto.name, () => this.fields.insert(row));
-    return this.map(row);
+    return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
   async update(name: string, dto: UpdateContextFieldDto): Promise<ContextFieldDto> {
     assertSameAsPath('name', dto.name, name);
     const legalValues = dto.legalValues ? this.legalValues(dto.legalValues) : undefined;
-    const field = await this.findOrFail(name);
+    await this.findOrFail(name);
     const changes: Partial<ContextField> = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.stickiness !== undefined) changes.stickiness = dto.stickiness;
     if (dto.sortOrder !== undefined) changes.sortOrder = dto.sortOrder;
     if (legalValues !== undefined) changes.legalValues = legalValues;
     if (Object.keys(changes).length > 0) await this.fields.update({ name }, changes);
-    return this.map({ ...field, ...changes });
+    return this.get(name);
   }
 
   /** Refuses (409) while a strategy or segment constraint names the field. */
   async remove(name: string): Promise<void> {
     await this.findOrFail(name);
     const needle = constraintNeedle(name);
-    if (await this.strategies.anyConstraintContaining(needle)) {
+    if (await this.strategiesStore.anyConstraintContaining(needle)) {
       throw new ConflictError(
         `The context field ${name} is used by strategy constraints; remove them first`,
       );
@@ -119,7 +128,7 @@ export class ContextFieldsService {
     );
   }
 
-  private map(row: ContextField): ContextFieldDto {
+  private map(row: ContextField): Omit<ContextFieldDto, 'usedInFeatures' | 'usedInProjects'> {
     return {
       name: row.name,
       description: row.description,

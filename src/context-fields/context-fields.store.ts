@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
-import { parseJson, toBoolean, toNumber } from '../database/sql-values';
+import { parseJson, toBoolean, toIso, toNumber } from '../database/sql-values';
+import { contextFieldUsageCountSql } from '../features/strategies.store';
+import type { ContextFieldDto } from './dto/context-field.dto';
 import type { LegalValueDto } from './dto/create-context-field.dto';
 
 /** A context field as the export carries it. */
@@ -19,8 +21,42 @@ export interface ContextFieldDefinition {
 export class ContextFieldsStore {
   private readonly dialect: Dialect;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
+  }
+
+  /**
+   * The records of every context field (or of one), with their usage counts, in one statement:
+   * by sortOrder then name.
+   */
+  async records(name?: string): Promise<ContextFieldDto[]> {
+    const rows: Array<{
+      name: string;
+      description: string | null;
+      stickiness: unknown;
+      sort_order: unknown;
+      legal_values: unknown;
+      created_at: unknown;
+      used_in_features: unknown;
+      used_in_projects: unknown;
+    }> = await this.dataSource.query(
+      `SELECT cf.name, cf.description, cf.stickiness, cf.sort_order, cf.legal_values, cf.created_at,
+              ${contextFieldUsageCountSql('cf.name', 'features')} AS used_in_features,
+              ${contextFieldUsageCountSql('cf.name', 'projects')} AS used_in_projects
+         FROM context_fields cf${name === undefined ? '' : ' WHERE cf.name = ?'}
+        ORDER BY cf.sort_order, cf.name`,
+      name === undefined ? [] : [name],
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      description: row.description ?? null,
+      stickiness: toBoolean(row.stickiness),
+      sortOrder: toNumber(row.sort_order),
+      createdAt: toIso(row.created_at),
+      usedInFeatures: toNumber(row.used_in_features),
+      usedInProjects: toNumber(row.used_in_projects),
+      legalValues: parseJson<LegalValueDto[]>(row.legal_values, []),
+    }));
   }
 
   /** The export's read: these fields (few: their names go as one JSON parameter). */

@@ -18,3 +18,21 @@ export function jsonStrings(dialect: Dialect): string {
     ? `SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$')) jt`
     : `SELECT value FROM json_each(?)`;
 }
+
+/**
+ * Like jsonStrings, for a JSON array of objects: a sub-select with one column per named string
+ * property (each at most `length` characters, byte-wise on MySQL), from ONE parameter.
+ */
+export function jsonObjects(dialect: Dialect, columns: Array<{ name: string; length: number }>) {
+  if (dialect === 'mysql') {
+    const list = columns
+      .map(
+        (c) =>
+          `${c.name} VARCHAR(${c.length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$.${c.name}'`,
+      )
+      .join(', ');
+    return `SELECT ${columns.map((c) => `jt.${c.name}`).join(', ')} FROM JSON_TABLE(?, '$[*]' COLUMNS (${list})) jt`;
+  }
+  const list = columns.map((c) => `json_extract(value, '$.${c.name}') AS ${c.name}`).join(', ');
+  return `SELECT ${list} FROM json_each(?)`;
+}

@@ -11,6 +11,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   context_fields: 'context-fields',
   segments: 'segments',
   tag_types: 'tags',
+  tags: 'tags',
   strategy_types: 'strategy-types',
   features: 'features',
   feature_environments: 'features',

@@ -9,7 +9,11 @@ import {
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateEnvironmentDto } from './dto/create-environment.dto';
-import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
+import {
+  EnvironmentDto,
+  EnvironmentListDto,
+  ProjectEnvironmentListDto,
+} from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { EnvironmentsService } from './environments.service';
 import { EnvironmentCloneService } from './environment-clone.service';
@@ -29,6 +33,16 @@ export class EnvironmentsController {
   @ApiOperation({ summary: 'List environments', operationId: 'listEnvironments' })
   list(): Promise<EnvironmentListDto> {
     return this.environments.list();
+  }
+
+  @Get('project/:id')
+  @ApiOperation({
+    summary: 'List the environments linked to a project',
+    operationId: 'getProjectEnvironments',
+  })
+  @ApiOkResponse({ type: ProjectEnvironmentListDto })
+  ofProject(@Param('id') id: string): Promise<ProjectEnvironmentListDto> {
+    return this.environments.ofProject(id);
   }
 
   @Get(':name')

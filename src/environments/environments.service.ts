@@ -4,10 +4,15 @@ import { EntityManager, Repository } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NameExistsError, NotFoundError, ProtectedEnvironmentError } from '../common/errors';
 import { CreateEnvironmentDto, SORT_ORDER_MAX } from './dto/create-environment.dto';
-import { EnvironmentDto, EnvironmentListDto } from './dto/environment.dto';
+import {
+  EnvironmentDto,
+  EnvironmentListDto,
+  ProjectEnvironmentListDto,
+} from './dto/environment.dto';
 import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { Environment } from './environment.entity';
 import { EnvironmentsStore } from './environments.store';
+import { ProjectsService } from '../projects/projects.service';
 import { assertSameAsPath } from '../common/naming';
 import { EventsService } from '../events/events.service';
 
@@ -17,6 +22,7 @@ export class EnvironmentsService {
     private readonly events: EventsService,
     @InjectRepository(Environment) private readonly environments: Repository<Environment>,
     private readonly store: EnvironmentsStore,
+    private readonly projects: ProjectsService,
   ) {}
 
   /** For routes that name an environment in the path: the environment, or 404. */
@@ -29,6 +35,12 @@ export class EnvironmentsService {
   /** Every environment with its counts, by sortOrder then name, in one statement. */
   async list(): Promise<EnvironmentListDto> {
     return { version: 1, environments: await this.store.records() };
+  }
+
+  /** The environments linked to a project; 404 for an unknown project. */
+  async ofProject(projectId: string): Promise<ProjectEnvironmentListDto> {
+    await this.projects.assertExists(projectId);
+    return { version: 1, environments: await this.store.ofProject(projectId) };
   }
 
   /**

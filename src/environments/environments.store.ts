@@ -3,9 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sdkTokensCountSql } from '../auth/auth.store';
 import { placeholders, sqlTimestamp, toBoolean, toNumber } from '../database/sql-values';
-import { enabledTogglesCountSql } from '../features/feature-environments.store';
-import { linkedProjectsCountSql } from '../projects/projects.store';
-import type { EnvironmentDto } from './dto/environment.dto';
+import {
+  enabledTogglesCountSql,
+  projectEnabledTogglesCountSql,
+} from '../features/feature-environments.store';
+import { linkedProjectsCountSql, PROJECT_ENVIRONMENT_NAMES_SQL } from '../projects/projects.store';
+import type { EnvironmentDto, ProjectEnvironmentDto } from './dto/environment.dto';
 
 interface EnvironmentRow {
   name: string;
@@ -60,6 +63,35 @@ export class EnvironmentsStore {
       projectCount: toNumber(row.project_count),
       apiTokenCount: toNumber(row.api_token_count),
       enabledToggleCount: toNumber(row.enabled_toggle_count),
+    }));
+  }
+
+  /**
+   * The environments linked to a project, with the number of its features enabled in each, by
+   * sortOrder then name (one statement).
+   */
+  async ofProject(projectId: string): Promise<ProjectEnvironmentDto[]> {
+    const rows: Array<{
+      name: string;
+      type: string;
+      enabled: unknown;
+      protected: unknown;
+      sort_order: unknown;
+      enabled_toggle_count: unknown;
+    }> = await this.dataSource.query(
+      `SELECT e.name, e.type, e.enabled, e.protected, e.sort_order,
+              ${projectEnabledTogglesCountSql('e.name')} AS enabled_toggle_count
+         FROM environments e WHERE e.name IN (${PROJECT_ENVIRONMENT_NAMES_SQL})
+        ORDER BY e.sort_order, e.name`,
+      [projectId, projectId],
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      type: row.type,
+      enabled: toBoolean(row.enabled),
+      protected: toBoolean(row.protected),
+      sortOrder: toNumber(row.sort_order),
+      projectEnabledToggleCount: toNumber(row.enabled_toggle_count),
     }));
   }
 

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { compareBytes } from '../common/byte-order';
 import { ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
+import { ProjectsService } from '../projects/projects.service';
 import type { CreateDependencyDto } from './dto/create-dependency.dto';
 import type { DependencyDto } from './dto/feature.dto';
 import { FeatureDependency } from './feature-dependency.entity';
@@ -23,7 +25,29 @@ export class DependenciesService {
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
     private readonly store: DependenciesStore,
+    private readonly projects: ProjectsService,
   ) {}
+
+  /**
+   * Whether any feature of the project has a parent. Unleash answers for the whole instance on
+   * this path; the project in the path is the one the UI asks about, so the answer is scoped to it.
+   */
+  async anyInProject(projectId: string): Promise<boolean> {
+    await this.projects.assertExists(projectId);
+    return this.store.anyInProject(projectId);
+  }
+
+  /** The add-dependency dialog's list of possible parents for `child`. */
+  async parentOptions(projectId: string, child: string): Promise<string[]> {
+    await this.lookup.inProject(projectId, child);
+    return this.store.parentOptions(projectId, child);
+  }
+
+  /** The variant names that a dependency on `parent` may require, in byte order. */
+  async parentVariants(projectId: string, parent: string): Promise<string[]> {
+    await this.lookup.inProject(projectId, parent);
+    return (await this.store.variantNamesOf(parent)).sort(compareBytes);
+  }
 
   async list(projectId: string, child: string): Promise<DependencyDto[]> {
     await this.lookup.inProject(projectId, child);

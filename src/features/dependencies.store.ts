@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { parseJson } from '../database/sql-values';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { DependencyRow } from './feature-mappers';
 
@@ -47,6 +48,47 @@ export class DependenciesStore {
       [parent],
     );
     return rows.map((row) => row.child);
+  }
+
+  /** Whether any feature of the project depends on another. */
+  async anyInProject(projectId: string): Promise<boolean> {
+    const rows = await this.dataSource.query(
+      `SELECT d.child FROM feature_dependencies d JOIN features f ON f.name = d.child
+        WHERE f.project_id = ? LIMIT 1`,
+      [projectId],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The features that may become parents of `child`, as Unleash offers them: the project's other
+   * active features that have no parents themselves, by name.
+   */
+  async parentOptions(projectId: string, child: string): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.dataSource.query(
+      `SELECT f.name FROM features f
+        WHERE f.project_id = ? AND f.name <> ? AND f.archived_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM feature_dependencies d WHERE d.child = f.name)
+        ORDER BY f.name`,
+      [projectId, child],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /**
+   * The variant names a parent can resolve to: those of its strategies and of its environments
+   * (one statement), unique; unsorted.
+   */
+  async variantNamesOf(parent: string): Promise<string[]> {
+    const rows: Array<{ variants: unknown }> = await this.dataSource.query(
+      `SELECT variants FROM feature_strategies WHERE feature_name = ?
+       UNION ALL SELECT variants FROM feature_environments WHERE feature_name = ?`,
+      [parent, parent],
+    );
+    const names = rows.flatMap((row) =>
+      parseJson<Array<{ name?: unknown }>>(row.variants, []).map((variant) => variant.name),
+    );
+    return [...new Set(names.filter((name): name is string => typeof name === 'string'))];
   }
 
   /** The export's read: the parents of the selected features. */

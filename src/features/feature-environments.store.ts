@@ -15,6 +15,16 @@ export function enabledTogglesCountSql(envColumn: string): string {
       WHERE fe.environment_name = ${envColumn} AND fe.enabled = 1)`;
 }
 
+/**
+ * The project's features (not archived) enabled in the environment in `envColumn`, as a
+ * correlated count taking the project id as its parameter.
+ */
+export function projectEnabledTogglesCountSql(envColumn: string): string {
+  return `(SELECT COUNT(*) FROM feature_environments fe JOIN features f ON f.name = fe.feature_name
+      WHERE fe.environment_name = ${envColumn} AND fe.enabled = 1
+        AND f.project_id = ? AND f.archived_at IS NULL)`;
+}
+
 /** The `feature_environments` table: each feature's switch and variants per environment. */
 @Injectable()
 export class FeatureEnvironmentsStore {

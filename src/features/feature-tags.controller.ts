@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Res } from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -10,6 +10,7 @@ import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import type { FastifyReply } from 'fastify';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
+import { UpdateFeatureTagsDto } from './dto/update-feature-tags.dto';
 import { TagDto, TagListDto } from './dto/feature.dto';
 import { FeatureTagsService } from './feature-tags.service';
 
@@ -40,6 +41,17 @@ export class FeatureTagsController {
   ): Promise<void> {
     const { created, tag } = await this.tags.add(name, dto);
     await reply.status(created ? 201 : 200).send(tag);
+  }
+
+  @Put()
+  @ApiOperation({
+    summary: "Add and remove a feature's tags in one transaction",
+    operationId: 'updateTags',
+  })
+  @ApiOkResponse({ type: TagListDto, description: "The feature's tags afterwards" })
+  @RequirePermission('UPDATE_FEATURE')
+  update(@Param('name') name: string, @Body() dto: UpdateFeatureTagsDto): Promise<TagListDto> {
+    return this.tags.update(name, dto);
   }
 
   @Delete(':type/:value')

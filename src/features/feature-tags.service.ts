@@ -4,13 +4,16 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NotFoundError, ValidationError } from '../common/errors';
 import { TagTypesService } from '../tags/tag-types.service';
+import { TagsStore } from '../tags/tags.store';
 import type { CreateFeatureTagDto } from './dto/create-feature-tag.dto';
+import type { UpdateFeatureTagsDto } from './dto/update-feature-tags.dto';
 import type { TagDto, TagListDto } from './dto/feature.dto';
 import { FeatureLookup } from './feature-lookup';
 import { FeatureReadModel } from './feature-read.model';
 import { FeatureTag } from './feature-tag.entity';
 import { currentPrincipal } from '../common/request-context';
 import { EventsService } from '../events/events.service';
+import { FeatureTagsStore } from './feature-tags.store';
 
 /**
  * Tags on features. Tags are labels rather than configuration, so archived features can be
@@ -24,6 +27,8 @@ export class FeatureTagsService {
     private readonly lookup: FeatureLookup,
     private readonly read: FeatureReadModel,
     private readonly tagTypes: TagTypesService,
+    private readonly tagRegistry: TagsStore,
+    private readonly store: FeatureTagsStore,
   ) {}
 
   async list(name: string): Promise<TagListDto> {
@@ -43,7 +48,9 @@ export class FeatureTagsService {
       return { created: false, tag };
     }
     try {
+      // The tag exists from now on (GET /api/admin/tags), in the same transaction.
       await this.dataSource.transaction(async (tx) => {
+        await this.tagRegistry.insertMissing(tx, [tag]);
         await tx.insert(FeatureTag, {
           ...key,
           createdByUserId: currentPrincipal()?.user?.id ?? null,
@@ -62,6 +69,37 @@ export class FeatureTagsService {
       throw error;
     }
     return { created: true, tag };
+  }
+
+  /**
+   * Unleash's bulk change of a feature's tags: adds, then removes (a tag in both lists ends up
+   * removed), in one transaction. Tags to add must be of existing types (400 naming each one);
+   * adding a tag the feature has, or removing one it lacks, changes nothing.
+   */
+  async update(name: string, dto: UpdateFeatureTagsDto): Promise<TagListDto> {
+    await this.lookup.byName(name);
+    const missing = new Set(
+      await this.tagTypes.missingNames([...new Set(dto.addedTags.map((tag) => tag.type))]),
+    );
+    const details = dto.addedTags.flatMap((tag, index) =>
+      missing.has(tag.type)
+        ? [
+            {
+              path: `/body/addedTags/${index}/type`,
+              message: `Could not find tag type with name ${tag.type}`,
+            },
+          ]
+        : [],
+    );
+    if (details.length > 0) throw ValidationError.listing(details, 'Unknown tag types');
+    const added = dto.addedTags.map((tag) => ({ type: tag.type, value: tag.value }));
+    const removed = dto.removedTags.map((tag) => ({ type: tag.type, value: tag.value }));
+    return this.dataSource.transaction(async (tx) => {
+      await this.tagRegistry.insertMissing(tx, added);
+      await this.store.addMissing(tx, name, added);
+      await this.store.removeSome(tx, name, removed);
+      return { version: 1 as const, tags: await this.read.tags(name, tx) };
+    });
   }
 
   async remove(name: string, type: string, value: string): Promise<void> {

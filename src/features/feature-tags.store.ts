@@ -1,13 +1,49 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Dialect, dialectOf, jsonObjects } from '../database/sql-dialect';
+import { sqlTimestamp } from '../database/sql-values';
+import type { TagDto } from '../tags/dto/tag.dto';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
+
+/** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
+const TAG_COLUMNS = [
+  { name: 'type', length: 100 },
+  { name: 'value', length: 50 },
+];
 
 /** The `feature_tags` table. */
 @Injectable()
 export class FeatureTagsStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /** Puts these tags on the feature, skipping those it has (one statement, any number). */
+  async addMissing(tx: EntityManager, featureName: string, tags: TagDto[]): Promise<void> {
+    if (tags.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_by_user_id, created_at)
+       SELECT DISTINCT ?, j.type, j.value, NULL, ? FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+        WHERE NOT EXISTS (SELECT 1 FROM feature_tags ft
+          WHERE ft.feature_name = ? AND ft.tag_type = j.type AND ft.tag_value = j.value)`,
+      [featureName, sqlTimestamp(new Date()), JSON.stringify(tags), featureName],
+    );
+  }
+
+  /** Takes these tags off the feature; those it does not have are ignored (one statement). */
+  async removeSome(tx: EntityManager, featureName: string, tags: TagDto[]): Promise<void> {
+    if (tags.length === 0) return;
+    await tx.query(
+      `DELETE FROM feature_tags WHERE feature_name = ? AND EXISTS (
+         SELECT 1 FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+          WHERE j.type = feature_tags.tag_type AND j.value = feature_tags.tag_value)`,
+      [featureName, JSON.stringify(tags)],
+    );
+  }
 
   /** Tags of the selected features, by feature, type, value. */
   async ofFeatures(selection: FeatureSelection, tx: EntityManager): Promise<TagRow[]> {

@@ -9,6 +9,7 @@ import { TagsModule } from '../tags/tags.module';
 import { ArchiveController } from './archive.controller';
 import { DependenciesController } from './dependencies.controller';
 import { DependenciesService } from './dependencies.service';
+import { DependencyOptionsController } from './dependency-options.controller';
 import { Feature } from './feature.entity';
 import { FeatureDependency } from './feature-dependency.entity';
 import { FeatureEnvironment } from './feature-environment.entity';
@@ -69,6 +70,7 @@ import { VariantsService } from './variants.service';
     VariantsController,
     FeatureTagsController,
     DependenciesController,
+    DependencyOptionsController,
     LifecycleController,
     FeatureSearchController,
     FeatureTypesController,

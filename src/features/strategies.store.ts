@@ -33,6 +33,61 @@ export function toStrategy(row: StrategyWithSegmentsRow): StrategyDto {
   return toStrategyDto(row, segmentIdList(row.segment_ids));
 }
 
+/** Where a strategy is: the fields of Unleash's segment and context-field usage lists. */
+export interface StrategyUsage {
+  id: string;
+  projectId: string;
+  featureName: string;
+  strategyName: string;
+  environment: string;
+}
+
+/**
+ * The condition "this strategy's constraints name the context field in `nameColumn`": the text
+ * that constraintNeedle() (context-fields.service.ts) describes, built in SQL.
+ */
+function namesContextField(nameColumn: string): string {
+  return `INSTR(fs.constraints, CONCAT('"contextName":"', ${nameColumn}, '"')) > 0`;
+}
+
+/**
+ * Usage counts as correlated sub-selects, for the owners of segments and context fields to put
+ * in their list statements (one statement for a list of any length). As in Unleash, they count
+ * the features that are not archived, and the projects of those features.
+ */
+export function segmentUsageCountSql(segmentIdColumn: string, of: 'features' | 'projects'): string {
+  return `(SELECT COUNT(DISTINCT ${of === 'features' ? 'f.name' : 'f.project_id'})
+      FROM feature_strategy_segments fss
+      JOIN feature_strategies fs ON fs.id = fss.strategy_id
+      JOIN features f ON f.name = fs.feature_name
+     WHERE fss.segment_id = ${segmentIdColumn} AND f.archived_at IS NULL)`;
+}
+
+export function contextFieldUsageCountSql(nameColumn: string, of: 'features' | 'projects'): string {
+  return `(SELECT COUNT(DISTINCT ${of === 'features' ? 'f.name' : 'f.project_id'})
+      FROM feature_strategies fs JOIN features f ON f.name = fs.feature_name
+     WHERE f.archived_at IS NULL AND ${namesContextField(nameColumn)})`;
+}
+
+const USAGE_COLUMNS = `fs.id, f.project_id, fs.feature_name, fs.strategy_name, fs.environment_name`;
+const USAGE_ORDER = `ORDER BY fs.feature_name, fs.environment_name, fs.sort_order, fs.id`;
+
+function toUsage(row: {
+  id: string;
+  project_id: string;
+  feature_name: string;
+  strategy_name: string;
+  environment_name: string;
+}): StrategyUsage {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    featureName: row.feature_name,
+    strategyName: row.strategy_name,
+    environment: row.environment_name,
+  };
+}
+
 const MAX_SORT_ORDER = 2147483647;
 
 /**
@@ -191,6 +246,43 @@ export class StrategiesStore {
        ORDER BY ids.rn, fss.segment_id`,
       [prefix, source, ...projectIds],
     );
+  }
+
+  /** The segment ids of a strategy, ascending, or null when there is no such strategy. */
+  async segmentIdsOfStrategy(strategyId: string): Promise<number[] | null> {
+    const [row]: Array<{ segment_ids: unknown }> = await this.dataSource.query(
+      `SELECT (SELECT GROUP_CONCAT(fss.segment_id) FROM feature_strategy_segments fss
+                WHERE fss.strategy_id = fs.id) AS segment_ids
+         FROM feature_strategies fs WHERE fs.id = ?`,
+      [strategyId],
+    );
+    return row ? segmentIdList(row.segment_ids) : null;
+  }
+
+  /**
+   * The strategies that use a segment, archived features' included (they keep the segment from
+   * being deleted), by feature, environment, sortOrder and id.
+   */
+  async usingSegment(segmentId: number): Promise<StrategyUsage[]> {
+    const rows = await this.dataSource.query(
+      `SELECT ${USAGE_COLUMNS} FROM feature_strategy_segments fss
+         JOIN feature_strategies fs ON fs.id = fss.strategy_id
+         JOIN features f ON f.name = fs.feature_name
+        WHERE fss.segment_id = ? ${USAGE_ORDER}`,
+      [segmentId],
+    );
+    return rows.map(toUsage);
+  }
+
+  /** The strategies whose constraints name a context field, archived features' included. */
+  async usingContextField(name: string): Promise<StrategyUsage[]> {
+    const rows = await this.dataSource.query(
+      `SELECT ${USAGE_COLUMNS} FROM feature_strategies fs
+         JOIN features f ON f.name = fs.feature_name
+        WHERE ${namesContextField('?')} ${USAGE_ORDER}`,
+      [name],
+    );
+    return rows.map(toUsage);
   }
 
   /** Whether any strategy uses the segment. */

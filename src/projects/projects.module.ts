@@ -7,6 +7,7 @@ import { AuthStoreModule } from '../auth/auth-store.module';
 import { ProjectOverviewController } from './project-overview.controller';
 import { ProjectOverviewService } from './project-overview.service';
 import { ProjectsStoreModule } from './projects-store.module';
+import { FlagCreatorsController } from './flag-creators.controller';
 import { Project } from './project.entity';
 import { ProjectEnvironment } from './project-environment.entity';
 import { ProjectsController } from './projects.controller';
@@ -21,7 +22,7 @@ import { ProjectsService } from './projects.service';
     SegmentsStoreModule,
     AuthStoreModule,
   ],
-  controllers: [ProjectsController, ProjectOverviewController],
+  controllers: [ProjectsController, ProjectOverviewController, FlagCreatorsController],
   providers: [ProjectsService, ProjectOverviewService],
   exports: [ProjectsService],
 })

@@ -9,6 +9,10 @@ export function linkedProjectsCountSql(envColumn: string): string {
       WHERE pe.environment_name = ${envColumn})`;
 }
 
+/** The names of the environments linked to a project, as a sub-select taking the project id. */
+export const PROJECT_ENVIRONMENT_NAMES_SQL =
+  'SELECT pe.environment_name FROM project_environments pe WHERE pe.project_id = ?';
+
 /** The raw SQL of `projects` and `project_environments` (simple reads go through the service). */
 @Injectable()
 export class ProjectsStore {

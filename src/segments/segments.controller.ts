@@ -10,7 +10,7 @@ import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ParseIdPipe } from '../common/parse-id.pipe';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
-import { SegmentDto, SegmentListDto } from './dto/segment.dto';
+import { SegmentDto, SegmentListDto, SegmentStrategiesDto } from './dto/segment.dto';
 import { SegmentsService } from './segments.service';
 
 @ApiTags('Segments')
@@ -24,6 +24,26 @@ export class SegmentsController {
   @ApiOperation({ summary: 'List segments', operationId: 'listSegments' })
   list(): Promise<SegmentListDto> {
     return this.segments.list();
+  }
+
+  @Get('strategies/:strategyId')
+  @ApiOperation({
+    summary: 'List the segments of a strategy',
+    operationId: 'getSegmentsByStrategyId',
+  })
+  @ApiOkResponse({ type: SegmentListDto })
+  ofStrategy(@Param('strategyId') strategyId: string): Promise<SegmentListDto> {
+    return this.segments.ofStrategy(strategyId);
+  }
+
+  @Get(':id/strategies')
+  @ApiOperation({
+    summary: 'List the strategies that use a segment',
+    operationId: 'getStrategiesBySegmentId',
+  })
+  @ApiOkResponse({ type: SegmentStrategiesDto })
+  strategies(@Param('id', ParseIdPipe) id: number): Promise<SegmentStrategiesDto> {
+    return this.segments.strategiesUsing(id);
   }
 
   @Get(':id')

@@ -8,7 +8,8 @@ import { ConstraintValidator } from '../context-fields/constraint-validator.serv
 import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
-import { SegmentDto, SegmentListDto } from './dto/segment.dto';
+import { SegmentDto, SegmentListDto, SegmentStrategiesDto } from './dto/segment.dto';
+import { SegmentsStore } from './segments.store';
 import { Segment } from './segment.entity';
 import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
@@ -19,6 +20,7 @@ export class SegmentsService {
     private readonly strategies: StrategiesStore,
     private readonly constraintValidator: ConstraintValidator,
     private readonly projects: ProjectsService,
+    private readonly store: SegmentsStore,
   ) {}
 
   /** The ids among these that name no segment (one query). */
@@ -29,14 +31,31 @@ export class SegmentsService {
     return ids.filter((id) => !found.has(id));
   }
 
-  /** By name (byte order), then id. */
+  /** By name (byte order), then id, with usage counts (one statement). */
   async list(): Promise<SegmentListDto> {
-    const rows = await this.segments.find({ order: { name: 'ASC', id: 'ASC' } });
-    return { segments: rows.map((row) => this.map(row)) };
+    return { segments: await this.store.records() };
   }
 
   async get(id: number): Promise<SegmentDto> {
-    return this.map(await this.findOrFail(id));
+    const [record] = await this.store.records([id]);
+    if (!record) throw NotFoundError.named('segment', id, 'id');
+    return record;
+  }
+
+  /**
+   * The segments of a strategy, so that an admin UI editing the strategy keeps them. An unknown
+   * strategy is 404, as any id in a path (Unleash answers an empty list).
+   */
+  async ofStrategy(strategyId: string): Promise<SegmentListDto> {
+    const ids = await this.strategies.segmentIdsOfStrategy(strategyId);
+    if (ids === null) throw NotFoundError.named('strategy', strategyId, 'id');
+    return { segments: await this.store.records(ids) };
+  }
+
+  /** The strategies that use the segment (404 for an unknown segment). */
+  async strategiesUsing(id: number): Promise<SegmentStrategiesDto> {
+    await this.findOrFail(id);
+    return { strategies: await this.strategies.usingSegment(id), changeRequestStrategies: [] };
   }
 
   /** Checks the body (400: project, constraints) before the name (409). */
@@ -55,7 +74,7 @@ export class SegmentsService {
       createdAt: new Date(),
     });
     await rejectDuplicateName('segment', dto.name, () => this.segments.insert(row));
-    return this.map(row);
+    return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
   async update(id: number, dto: UpdateSegmentDto): Promise<SegmentDto> {
@@ -85,7 +104,7 @@ export class SegmentsService {
         throw error;
       }
     }
-    return this.map({ ...segment, ...changes });
+    return this.get(id);
   }
 
   /** Refuses (409) while a strategy uses the segment; the foreign key backs this up in a race. */
@@ -122,7 +141,7 @@ export class SegmentsService {
     }
   }
 
-  private map(row: Segment): SegmentDto {
+  private map(row: Segment): Omit<SegmentDto, 'usedInFeatures' | 'usedInProjects'> {
     return {
       id: row.id,
       name: row.name,

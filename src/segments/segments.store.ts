@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { toNumber } from '../database/sql-values';
+import type { Constraint } from '../common/constraints/constraint';
+import { parseJson, toIso, toNumber } from '../database/sql-values';
+import { segmentUsageCountSql } from '../features/strategies.store';
+import type { SegmentDto } from './dto/segment.dto';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
 
 /** A segment's id and name. */
@@ -17,6 +20,41 @@ export class SegmentsStore {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
+  }
+
+  /**
+   * Segment records with their usage counts, in one statement: all of them, or those with these
+   * ids (one JSON parameter), by name then id.
+   */
+  async records(ids?: number[]): Promise<SegmentDto[]> {
+    if (ids && ids.length === 0) return [];
+    const rows: Array<{
+      id: unknown;
+      name: string;
+      description: string | null;
+      project_id: string | null;
+      constraints: unknown;
+      created_at: unknown;
+      used_in_features: unknown;
+      used_in_projects: unknown;
+    }> = await this.dataSource.query(
+      `SELECT s.id, s.name, s.description, s.project_id, s.constraints, s.created_at,
+              ${segmentUsageCountSql('s.id', 'features')} AS used_in_features,
+              ${segmentUsageCountSql('s.id', 'projects')} AS used_in_projects
+         FROM segments s${ids ? ` WHERE s.id IN (${jsonStrings(this.dialect)})` : ''}
+        ORDER BY s.name, s.id`,
+      ids ? [JSON.stringify(ids.map(String))] : [],
+    );
+    return rows.map((row) => ({
+      id: toNumber(row.id),
+      name: row.name,
+      description: row.description ?? null,
+      project: row.project_id ?? null,
+      constraints: parseJson<Constraint[]>(row.constraints, []),
+      usedInFeatures: toNumber(row.used_in_features),
+      usedInProjects: toNumber(row.used_in_projects),
+      createdAt: toIso(row.created_at) ?? '',
+    }));
   }
 
   /** The segments limited to a project. */

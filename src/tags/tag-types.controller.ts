@@ -9,7 +9,7 @@ import {
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
-import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
+import { TagTypeDto, TagTypeListDto, TagTypeWithVersionDto } from './dto/tag-type.dto';
 import { TagTypesService } from './tag-types.service';
 
 @ApiTags('Tags')
@@ -25,12 +25,13 @@ export class TagTypesController {
     return this.tagTypes.list();
   }
 
+  /** Wrapped as Unleash answers it; its admin UI reads `tagType` from the answer. */
   @Get(':name')
-  @ApiOkResponse({ type: TagTypeDto })
+  @ApiOkResponse({ type: TagTypeWithVersionDto })
   @ApiOperation({ summary: 'Get a tag type', operationId: 'getTagType' })
   @ApiErrors(404)
-  get(@Param('name') name: string): Promise<TagTypeDto> {
-    return this.tagTypes.get(name);
+  async get(@Param('name') name: string): Promise<TagTypeWithVersionDto> {
+    return { version: 1, tagType: await this.tagTypes.get(name) };
   }
 
   @Post()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { NotFoundError } from '../common/errors';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
 import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
@@ -14,6 +14,14 @@ export class TagTypesService {
   /** Whether a tag type of that name exists (a tag body naming an unknown type is a 400). */
   exists(name: string): Promise<boolean> {
     return this.tagTypes.exists({ where: { name } });
+  }
+
+  /** The names among these that name no tag type (one query). */
+  async missingNames(names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows = await this.tagTypes.find({ where: { name: In(names) }, select: { name: true } });
+    const found = new Set(rows.map((row) => row.name));
+    return names.filter((name) => !found.has(name));
   }
 
   /** By name (byte order). */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -10,9 +11,17 @@ import {
   Length,
   Matches,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import { IsResourceName, NAME_PATTERN } from '../../common/validators';
 import { TOKEN_TYPES, TokenType } from '../permissions';
+
+/** Unleash's admin UI sends `CLIENT`, `FRONTEND`, `ADMIN`; newer clients say `backend`. */
+function tokenTypeOf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const type = value.toLowerCase();
+  return type === 'backend' ? 'client' : type;
+}
 
 @ApiSchema({ name: 'createApiTokenSchema' })
 export class CreateApiTokenDto {
@@ -21,12 +30,19 @@ export class CreateApiTokenDto {
   @Length(1, 255)
   tokenName: string;
 
-  @ApiProperty({ enum: TOKEN_TYPES })
+  @ApiProperty({
+    enum: TOKEN_TYPES,
+    description: 'In any letter case; `backend` is taken as `client` (Unleash renamed it)',
+  })
+  @Transform(({ value }: { value: unknown }) => tokenTypeOf(value))
   @IsIn(TOKEN_TYPES, { message: `type must be one of ${TOKEN_TYPES.join(', ')}` })
   type: TokenType;
 
-  @ApiPropertyOptional({ description: 'Environment of a client or frontend token' })
+  @ApiPropertyOptional({
+    description: 'Environment of a client or frontend token; an admin token may say `*`',
+  })
   @IsOptional()
+  @ValidateIf((_dto: object, value: unknown) => value !== '*')
   @IsResourceName()
   environment?: string;
 

@@ -1,10 +1,12 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { SeedDefaults1763700000001 } from './1763700000001-seed-defaults';
 import { PeopleAndEvents1763800000000 } from './1763800000000-people-and-events';
+import { Tags1763900000000 } from './1763900000000-tags';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
   InitialSchema1763700000000,
   SeedDefaults1763700000001,
   PeopleAndEvents1763800000000,
+  Tags1763900000000,
 ];

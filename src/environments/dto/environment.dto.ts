@@ -47,3 +47,24 @@ export class EnvironmentListDto {
   @ApiProperty({ type: [EnvironmentDto] })
   environments: EnvironmentDto[];
 }
+
+/** An environment as a project sees it (Unleash's environmentProjectSchema). */
+@ApiSchema({ name: 'environmentProjectSchema' })
+export class ProjectEnvironmentDto {
+  @ApiProperty() name: string;
+  @ApiProperty() type: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty() protected: boolean;
+  @ApiProperty({ type: 'integer' }) sortOrder: number;
+  @ApiProperty({
+    type: 'integer',
+    description: "Number of the project's features (not archived) enabled in it",
+  })
+  projectEnabledToggleCount: number;
+}
+
+@ApiSchema({ name: 'environmentsProjectSchema' })
+export class ProjectEnvironmentListDto {
+  @ApiProperty({ example: 1 }) version: 1;
+  @ApiProperty({ type: [ProjectEnvironmentDto] }) environments: ProjectEnvironmentDto[];
+}

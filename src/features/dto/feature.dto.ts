@@ -3,19 +3,9 @@ import { FEATURE_TYPES } from '../feature.entity';
 import { LIFECYCLE_STAGES } from '../feature-lifecycle.entity';
 import { StrategyDto } from './strategy.dto';
 import { VariantDto } from './variant.dto';
+import { TagDto } from '../../tags/dto/tag.dto';
 
-/** A tag on a feature, as the seed's Feature.tags items (`value`) with its `type`. */
-@ApiSchema({ name: 'tagSchema' })
-export class TagDto {
-  @ApiProperty() type: string;
-  @ApiProperty({ minLength: 2, maxLength: 50 }) value: string;
-}
-
-@ApiSchema({ name: 'tagsSchema' })
-export class TagListDto {
-  @ApiProperty({ example: 1 }) version: 1;
-  @ApiProperty({ type: [TagDto] }) tags: TagDto[];
-}
+export { TagDto, TagListDto } from '../../tags/dto/tag.dto';
 
 /** A parent of a feature (the seed's Feature.dependencies item). */
 @ApiSchema({ name: 'featureDependencySchema' })

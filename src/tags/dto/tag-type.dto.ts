@@ -13,3 +13,9 @@ export class TagTypeListDto {
   @ApiProperty({ example: 1 }) version: 1;
   @ApiProperty({ type: [TagTypeDto] }) tagTypes: TagTypeDto[];
 }
+
+@ApiSchema({ name: 'tagTypeWithVersionSchema' })
+export class TagTypeWithVersionDto {
+  @ApiProperty({ example: 1 }) version: 1;
+  @ApiProperty({ type: TagTypeDto }) tagType: TagTypeDto;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Dialect, dialectOf, jsonObjects } from '../database/sql-dialect';
+import { sqlTimestamp } from '../database/sql-values';
+import type { TagDto } from './dto/tag.dto';
+
+/** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
+const TAG_COLUMNS = [
+  { name: 'type', length: 100 },
+  { name: 'value', length: 50 },
+];
+
+/** The `tags` table: every tag that exists, carried by a feature or not. */
+@Injectable()
+export class TagsStore {
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /** Every tag, or those of one type, by type then value (byte order). */
+  async list(type?: string): Promise<TagDto[]> {
+    const rows: Array<{ tag_type: string; tag_value: string }> = await this.dataSource.query(
+      `SELECT tag_type, tag_value FROM tags${type === undefined ? '' : ' WHERE tag_type = ?'}
+        ORDER BY tag_type, tag_value`,
+      type === undefined ? [] : [type],
+    );
+    return rows.map((row) => ({ type: row.tag_type, value: row.tag_value }));
+  }
+
+  async exists(tag: TagDto): Promise<boolean> {
+    const rows = await this.dataSource.query(
+      `SELECT tag_type FROM tags WHERE tag_type = ? AND tag_value = ?`,
+      [tag.type, tag.value],
+    );
+    return rows.length > 0;
+  }
+
+  /** Creates the tags among these that do not exist yet (one statement, any number of tags). */
+  async insertMissing(tx: EntityManager, tags: TagDto[]): Promise<void> {
+    if (tags.length === 0) return;
+    await tx.query(
+      `INSERT INTO tags (tag_type, tag_value, created_at)
+       SELECT DISTINCT j.type, j.value, ? FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+        WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag_type = j.type AND t.tag_value = j.value)`,
+      [sqlTimestamp(new Date()), JSON.stringify(tags)],
+    );
+  }
+}
