@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { dialectOf, jsonRecords } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
@@ -28,6 +29,29 @@ export class FeatureTagsStore {
     return tx.query(
       `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id
          FROM ${selectionTable} sel JOIN feature_tags ft ON ft.feature_name = sel.name`,
+    );
+  }
+
+  /** The import's write: the tags of these features are replaced by `rows` (two statements). */
+  async replaceForImport(
+    tx: EntityManager,
+    featureNames: string[],
+    rows: Array<{ feature: string; type: string; value: string }>,
+    at: string,
+  ): Promise<void> {
+    if (featureNames.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    await tx.query(
+      `DELETE FROM feature_tags WHERE feature_name IN (
+         SELECT j.name FROM (${jsonRecords(dialect, { name: 'name' })}) j)`,
+      [JSON.stringify(featureNames.map((name) => ({ name })))],
+    );
+    if (rows.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)
+       SELECT j.feature, j.type, j.value, ?
+         FROM (${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`,
+      [at, JSON.stringify(rows)],
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { dialectOf, jsonRecords } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { LifecycleRow } from './feature-mappers';
 
@@ -27,6 +28,16 @@ export class LifecycleStore {
       `SELECT feature_name, stage, entered_stage_at, status, status_value
          FROM feature_lifecycles WHERE feature_name = ?`,
       [featureName],
+    );
+  }
+
+  /** The import's new features enter the initial stage (one statement). */
+  async startForImport(tx: EntityManager, names: string[], at: string): Promise<void> {
+    if (names.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)
+       SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
+      [at, JSON.stringify(names.map((name) => ({ name })))],
     );
   }
 }
