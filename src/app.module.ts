@@ -13,6 +13,7 @@ import { buildDataSourceOptions } from './database/database-options';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
 import { ExportModule } from './export/export.module';
+import { ImportModule } from './import/import.module';
 import { FeaturesModule } from './features/features.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
@@ -65,6 +66,7 @@ export class AppModule {
         FeaturesModule,
         FeedbackModule,
         ExportModule,
+        ImportModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: RequestValidationPipe },
