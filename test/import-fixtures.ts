@@ -32,7 +32,10 @@ export interface ImportDocument {
  * each feature with two strategies (constraints, a segment, variants), environment variants with
  * an override, two tags, and every tenth depending on the one before.
  */
-export function generatedDocument(count: number, segment: { id: number; name: string }): ImportDocument {
+export function generatedDocument(
+  count: number,
+  segment: { id: number; name: string },
+): ImportDocument {
   const names = Array.from({ length: count }, (_, i) => `gen-${String(i + 1).padStart(5, '0')}`);
   return {
     features: names.map((name) => ({
@@ -111,5 +114,133 @@ export function generatedDocument(count: number, segment: { id: number; name: st
         feature: name,
         dependencies: [{ feature: names[i - 1], enabled: true, variants: [] }],
       })),
+  };
+}
+
+/** A random data set in the export's shape, from a seed: every field of the ExportResult varies. */
+export function randomDocument(
+  seed: number,
+  segment: { id: number; name: string },
+): ImportDocument {
+  const random = prng(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
+  const count = 3 + Math.floor(random() * 8);
+  const names = Array.from({ length: count }, (_, i) => `s${seed}-f${i}`);
+  const types = ['release', 'experiment', 'operational', 'kill-switch', 'permission'];
+  const doc = generatedDocument(0, segment);
+  doc.contextFields = [
+    {
+      name: 'region',
+      description: 'Where',
+      stickiness: false,
+      sortOrder: 10,
+      legalValues: [{ value: 'eu', description: 'Europe' }, { value: 'us' }],
+    },
+    { name: 'tenant', description: null, stickiness: true, sortOrder: 7, legalValues: [] },
+  ];
+  doc.segments = [segment];
+  doc.tagTypes = [
+    { name: 'simple', description: 'Simple tags', icon: null },
+    { name: 'team', description: null, icon: 'people' },
+  ];
+  for (const [i, name] of names.entries()) {
+    doc.features.push({
+      name,
+      description: random() < 0.3 ? null : `Feature ${i} of seed ${seed}`,
+      type: pick(types),
+      project: 'somewhere',
+      stale: random() < 0.3,
+      impressionData: random() < 0.5,
+      archived: false,
+    });
+    const variants =
+      random() < 0.5
+        ? []
+        : [
+            {
+              name: 'blue',
+              weight: 500,
+              weightType: 'variable',
+              stickiness: pick(['default', 'tenant']),
+              payload: { type: 'string', value: `p${i}` },
+              overrides: [{ contextName: 'region', values: ['eu'] }],
+            },
+            { name: 'green', weight: 500, weightType: 'variable', stickiness: 'default' },
+          ];
+    doc.featureEnvironments.push({
+      name,
+      featureName: name,
+      environment: 'x',
+      enabled: random() < 0.5,
+      variants,
+    });
+    const strategies = Math.floor(random() * 3);
+    for (let s = 0; s < strategies; s++) {
+      doc.featureStrategies.push({
+        id: `old-${i}-${s}`,
+        name: pick(['default', 'flexibleRollout']),
+        title: random() < 0.5 ? null : `Strategy ${s}`,
+        disabled: random() < 0.2,
+        featureName: name,
+        sortOrder: s,
+        segments: random() < 0.5 ? [segment.id] : [],
+        constraints:
+          random() < 0.5
+            ? []
+            : [
+                {
+                  contextName: 'region',
+                  operator: 'IN',
+                  values: [pick(['eu', 'us'])],
+                  caseInsensitive: random() < 0.5,
+                  inverted: random() < 0.5,
+                },
+              ],
+        variants:
+          random() < 0.5
+            ? []
+            : [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'tenant' }],
+        parameters: { rollout: String(Math.floor(random() * 101)) },
+      });
+    }
+    if (random() < 0.6) {
+      doc.featureTags.push({ featureName: name, tagType: 'simple', tagValue: pick(['aa', 'bb']) });
+    }
+    if (random() < 0.6) {
+      doc.featureTags.push({ featureName: name, tagType: 'team', tagValue: `team-${i % 3}` });
+    }
+  }
+  // Children among the second half, parents among the first: no chains.
+  const half = Math.floor(count / 2);
+  for (let i = half; i < count; i++) {
+    if (random() < 0.5) {
+      const enabled = random() < 0.7;
+      doc.dependencies.push({
+        feature: names[i],
+        dependencies: [
+          {
+            feature: names[i - half],
+            enabled,
+            variants: enabled && random() < 0.5 ? ['blue'] : [],
+          },
+        ],
+      });
+    }
+  }
+  return doc;
+}
+
+/** A document with what may differ after a round trip taken out: strategy ids, project, environment, segment ids. */
+export function comparable(doc: ImportDocument): unknown {
+  const segmentName = new Map(doc.segments.map((s) => [s.id, s.name]));
+  return {
+    ...doc,
+    features: doc.features.map(({ project: _project, ...rest }) => rest),
+    featureEnvironments: doc.featureEnvironments.map(({ environment: _env, ...rest }) => rest),
+    featureStrategies: doc.featureStrategies.map(({ id: _id, ...rest }) => ({
+      ...rest,
+      segments: (rest.segments as number[]).map((id) => segmentName.get(id)),
+    })),
+    segments: doc.segments.map((s) => s.name),
   };
 }
