@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { archive, create, EXPORT, expectStatus } from './export-fixtures';
 import { createFeature, createStrategy } from './feature-fixtures';
 import {
@@ -272,5 +274,57 @@ describe('import: validation', () => {
       'ValidationError',
     );
     expect(missing.details?.[0].path).toBe('/body/project');
+  });
+});
+
+describe('import: an export of Unleash 7.5.1', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await create(t, '/api/admin/segments', { name: 'beta-users', constraints: [] });
+  });
+  afterAll(() => t.close());
+
+  it('imports, ignoring links, a tag type’s color and a context field’s project', async () => {
+    // Written from Unleash 7.5.1's exportResultSchema and its export code: the fields it emits.
+    const data = JSON.parse(
+      readFileSync(join(__dirname, 'fixtures', 'unleash-7.5.1-export.json'), 'utf8'),
+    ) as ImportDocument;
+    const validated = await expectStatus(t.admin.post(VALIDATE, body(data)), 200);
+    expect(validated.body.errors).toEqual([]);
+    await expectStatus(t.admin.post(IMPORT, body(data)), 200);
+
+    const exported = await exportOf(t, 'default', 'development');
+    expect(exported.features.map((f) => [f.name, f.project, f.type, f.impressionData])).toEqual([
+      ['checkout-v2', 'default', 'release', true],
+      ['checkout-v2-express', 'default', 'experiment', false],
+    ]);
+    expect(
+      exported.featureStrategies.map((s) => [s.featureName, s.name, s.sortOrder, s.disabled]),
+    ).toEqual([
+      ['checkout-v2', 'flexibleRollout', 0, false],
+      ['checkout-v2-express', 'default', 9999, true],
+    ]);
+    expect(exported.segments.map((s) => s.name)).toEqual(['beta-users']);
+    expect(exported.featureTags.map((tag) => [tag.featureName, tag.tagType, tag.tagValue])).toEqual(
+      [
+        ['checkout-v2', 'simple', 'payments'],
+        ['checkout-v2-express', 'area', 'cart'],
+      ],
+    );
+    expect(exported.dependencies).toEqual([
+      {
+        feature: 'checkout-v2-express',
+        dependencies: [{ feature: 'checkout-v2', enabled: true, variants: ['a'] }],
+      },
+    ]);
+    const country = await expectStatus(t.admin.get('/api/admin/context/country'), 200);
+    expect(country.body.legalValues).toEqual([
+      { value: 'de', description: 'Germany' },
+      { value: 'fr' },
+    ]);
+    const area = await expectStatus(t.admin.get('/api/admin/tag-types/area'), 200);
+    expect(area.body).toEqual({ name: 'area', description: 'Part of the shop', icon: null });
   });
 });
