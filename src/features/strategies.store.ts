@@ -298,7 +298,7 @@ export class StrategiesStore {
     );
     if (rows.length === 0) return;
     const prefix = newIdPrefix();
-    const strategies = rows.map(({ segments, ...row }, index) => ({
+    const strategies = rows.map(({ segments: _segments, ...row }, index) => ({
       ...row,
       id: `${prefix}${String(index + 1).padStart(7, '0')}`,
     }));
