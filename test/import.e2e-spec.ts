@@ -12,6 +12,9 @@ import {
 } from './import-fixtures';
 import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
 
+// The machine is shared: generous limits, since no test here is about time.
+jest.setTimeout(60000);
+
 const body = (data: object, project = 'default', environment = 'development') => ({
   project,
   environment,
