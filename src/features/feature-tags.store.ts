@@ -41,10 +41,14 @@ export class FeatureTagsStore {
   ): Promise<void> {
     if (featureNames.length === 0) return;
     const dialect = dialectOf(this.dataSource);
+    const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
+    const names = [JSON.stringify(featureNames.map((name) => ({ name })))];
+    // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).
     await tx.query(
-      `DELETE FROM feature_tags WHERE feature_name IN (
-         SELECT j.name FROM (${jsonRecords(dialect, { name: 'name' })}) j)`,
-      [JSON.stringify(featureNames.map((name) => ({ name })))],
+      dialect === 'mysql'
+        ? `DELETE ft FROM ${selected} JOIN feature_tags ft ON ft.feature_name = j.name`
+        : `DELETE FROM feature_tags WHERE feature_name IN (SELECT j.name FROM ${selected})`,
+      names,
     );
     if (rows.length === 0) return;
     await tx.query(
