@@ -61,11 +61,20 @@ describe('import: set-based', () => {
       d.feature = `l${d.feature}`;
       d.dependencies.forEach((p) => (p.feature = `l${p.feature as string}`));
     });
-    const run = (doc: ImportDocument, project: string) =>
-      t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc, project)), 200));
+    // The statements of the import itself: the guard re-reads the token when its 5 s cache
+    // entry has expired, which on a loaded machine may fall between two imports.
+    const count = (measured: { statements: string[] }) =>
+      measured.statements.filter((sql) => !/\b(api_tokens|role_permissions|roles)\b/.test(sql))
+        .length;
+    const run = async (doc: ImportDocument, project: string) => ({
+      count: count(
+        await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc, project)), 200)),
+      ),
+    });
 
     const first = [await run(small, 'small'), await run(large, 'large')];
     expect(first[0].count).toBe(first[1].count);
+    expect(first[0].count).toBeGreaterThan(10);
     const again = [await run(small, 'small'), await run(large, 'large')];
     expect(again[0].count).toBe(again[1].count);
 
@@ -75,13 +84,14 @@ describe('import: set-based', () => {
     expect(exported.featureTags).toHaveLength(600);
     expect(exported.dependencies).toHaveLength(30);
 
-    const validate = await t.sql.measure(() =>
-      expectStatus(t.admin.post(VALIDATE, body(large, 'large')), 200),
+    const validate = count(
+      await t.sql.measure(() => expectStatus(t.admin.post(VALIDATE, body(large, 'large')), 200)),
     );
-    const validateSmall = await t.sql.measure(() =>
-      expectStatus(t.admin.post(VALIDATE, body(small, 'small')), 200),
+    const validateSmall = count(
+      await t.sql.measure(() => expectStatus(t.admin.post(VALIDATE, body(small, 'small')), 200)),
     );
-    expect(validate.count).toBe(validateSmall.count);
+    expect(validate).toBe(validateSmall);
+    expect(validate).toBeGreaterThan(5);
   }, 60000);
 });
 
