@@ -15,6 +15,7 @@ import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
 import { EventsModule } from './events/events.module';
 import { ExportModule } from './export/export.module';
+import { ImportModule } from './import/import.module';
 import { FeaturesModule } from './features/features.module';
 import { FeedbackModule } from './feedback/feedback.module';
 import { HealthModule } from './health/health.module';
@@ -73,6 +74,7 @@ export class AppModule {
         ExportModule,
         EventsModule,
         UsersModule,
+        ImportModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: RequestValidationPipe },

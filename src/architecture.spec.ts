@@ -12,8 +12,8 @@ import { TABLE_OWNERS } from './database/table-owners';
 const SRC = __dirname;
 /** Folders that hold no module: shared pieces, and the migrations (snapshots of the schema). */
 const SHARED = new Set(['common', 'config', 'database']);
-/** Table-valued functions that follow FROM without being tables. */
-const NOT_TABLES = new Set(['json_each', 'JSON_TABLE', 'dual', 'IF']);
+/** Table-valued functions that follow FROM without being tables, and `DO UPDATE SET` (an upsert). */
+const NOT_TABLES = new Set(['json_each', 'JSON_TABLE', 'dual', 'IF', 'SET']);
 const SQL = /\b(SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE|DROP)\b/;
 const TABLE_REFERENCE =
   /\b(?:FROM|JOIN|INTO|(?<!KEY |DO )UPDATE|TABLE(?: IF (?:NOT )?EXISTS)?)\s+(?:temp\.)?[`"]?([A-Za-z_]\w*)\b(?!\.)/g;

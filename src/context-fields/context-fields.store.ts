@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import { Dialect, dialectOf, jsonStrings, jsonRecords } from '../database/sql-dialect';
 import { parseJson, toBoolean, toIso, toNumber } from '../database/sql-values';
 import { contextFieldUsageCountSql } from '../features/strategies.store';
 import type { ContextFieldDto } from './dto/context-field.dto';
@@ -80,5 +80,33 @@ export class ContextFieldsStore {
       sortOrder: toNumber(row.sort_order),
       legalValues: parseJson<LegalValueDto[]>(row.legal_values, []),
     }));
+  }
+
+  /** The import's new context fields; a name that exists by now is left as it is (one statement). */
+  async insertMissing(
+    tx: EntityManager,
+    rows: Array<{
+      name: string;
+      description?: string;
+      stickiness: number;
+      sort_order: number;
+      legal_values: string;
+    }>,
+    at: string,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const records = jsonRecords(this.dialect, {
+      name: 'name',
+      description: 'text',
+      stickiness: 'int',
+      sort_order: 'int',
+      legal_values: 'text',
+    });
+    await tx.query(
+      `INSERT INTO context_fields (name, description, stickiness, sort_order, legal_values, created_at)
+       SELECT j.name, j.description, j.stickiness, j.sort_order, j.legal_values, ? FROM (${records}) j
+        WHERE NOT EXISTS (SELECT 1 FROM context_fields c WHERE c.name = j.name)`,
+      [at, JSON.stringify(rows)],
+    );
   }
 }

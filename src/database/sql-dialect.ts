@@ -19,20 +19,41 @@ export function jsonStrings(dialect: Dialect): string {
     : `SELECT value FROM json_each(?)`;
 }
 
+/** How a field of a JSON record becomes a column: a name (byte-wise, ≤ 100), free text, an integer. */
+export type JsonFieldType = 'name' | 'text' | 'int';
+
 /**
- * Like jsonStrings, for a JSON array of objects: a sub-select with one column per named string
- * property (each at most `length` characters, byte-wise on MySQL), from ONE parameter.
+ * A sub-select yielding one row per object of a JSON array bound as ONE parameter, with one
+ * column per field, so that a multi-row write costs one placeholder and one statement whatever
+ * the number of rows. A field that is missing from an object reads as NULL on both databases
+ * (callers leave out null values rather than rely on how each reads a JSON null). Nested JSON
+ * goes in as a string field and comes out as the text to store.
  */
-export function jsonObjects(dialect: Dialect, columns: Array<{ name: string; length: number }>) {
+export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldType>): string {
+  const entries = Object.entries(fields);
   if (dialect === 'mysql') {
-    const list = columns
-      .map(
-        (c) =>
-          `${c.name} VARCHAR(${c.length}) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$.${c.name}'`,
-      )
-      .join(', ');
-    return `SELECT ${columns.map((c) => `jt.${c.name}`).join(', ')} FROM JSON_TABLE(?, '$[*]' COLUMNS (${list})) jt`;
+    const types: Record<JsonFieldType, string> = {
+      name: 'VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+      text: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+      int: 'BIGINT',
+    };
+    const columns = entries.map(([field, type]) => `${field} ${types[type]} PATH '$.${field}'`);
+    return `SELECT ${entries.map(([field]) => `jt.${field}`).join(', ')}
+      FROM JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) jt`;
   }
-  const list = columns.map((c) => `json_extract(value, '$.${c.name}') AS ${c.name}`).join(', ');
-  return `SELECT ${list} FROM json_each(?)`;
+  return `SELECT ${entries.map(([field]) => `json_extract(value, '$.${field}') AS ${field}`).join(', ')}
+    FROM json_each(?)`;
+}
+
+/**
+ * The tail of an `INSERT ... SELECT` that updates the row when its key exists: `ON CONFLICT`
+ * (SQLite, which needs the `WHERE true` to parse the SELECT's end) or `ON DUPLICATE KEY UPDATE`.
+ */
+export function upsertTail(dialect: Dialect, key: string[], update: string[]): string {
+  if (dialect === 'mysql') {
+    return `ON DUPLICATE KEY UPDATE ${update.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
+  }
+  return `WHERE true ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${update
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ')}`;
 }

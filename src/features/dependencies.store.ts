@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson } from '../database/sql-values';
+import { dialectOf, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { DependencyRow } from './feature-mappers';
 
@@ -96,6 +97,27 @@ export class DependenciesStore {
     return tx.query(
       `SELECT d.child, d.parent, d.enabled, d.variants
          FROM ${selectionTable} sel JOIN feature_dependencies d ON d.child = sel.name`,
+    );
+  }
+
+  /** The import's write: adds these edges, or sets the condition of those that exist. */
+  async upsertForImport(
+    tx: EntityManager,
+    rows: Array<{ child: string; parent: string; enabled: number; variants: string }>,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    const records = jsonRecords(dialect, {
+      child: 'name',
+      parent: 'name',
+      enabled: 'int',
+      variants: 'text',
+    });
+    await tx.query(
+      `INSERT INTO feature_dependencies (child, parent, enabled, variants)
+       SELECT j.child, j.parent, j.enabled, j.variants FROM (${records}) j
+       ${upsertTail(dialect, ['child', 'parent'], ['enabled', 'variants'])}`,
+      [JSON.stringify(rows)],
     );
   }
 }

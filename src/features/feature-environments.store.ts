@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { dialectOf, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import type { FeatureEnvironmentRow } from './feature-mappers';
@@ -130,6 +131,43 @@ export class FeatureEnvironmentsStore {
          FROM ${selectionTable} sel JOIN feature_environments fe ON fe.feature_name = sel.name
         WHERE fe.environment_name = ?`,
       [environment],
+    );
+  }
+
+  /** A disabled row in each of these environments for each of the import's new features. */
+  async addFeaturesForImport(
+    tx: EntityManager,
+    names: string[],
+    environments: string[],
+  ): Promise<void> {
+    if (names.length === 0 || environments.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       SELECT f.name, e.name, 0, '[]'
+         FROM (${jsonRecords(dialect, { name: 'name' })}) f
+        CROSS JOIN (${jsonRecords(dialect, { name: 'name' })}) e`,
+      [
+        JSON.stringify(names.map((name) => ({ name }))),
+        JSON.stringify(environments.map((name) => ({ name }))),
+      ],
+    );
+  }
+
+  /** The import's switch and variants of these features in one environment (one statement). */
+  async upsertForImport(
+    tx: EntityManager,
+    environment: string,
+    rows: Array<{ feature: string; enabled: number; variants: string }>,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    const records = jsonRecords(dialect, { feature: 'name', enabled: 'int', variants: 'text' });
+    await tx.query(
+      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
+       SELECT j.feature, ?, j.enabled, j.variants FROM (${records}) j
+       ${upsertTail(dialect, ['feature_name', 'environment_name'], ['enabled', 'variants'])}`,
+      [environment, JSON.stringify(rows)],
     );
   }
 }

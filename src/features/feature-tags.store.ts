@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonObjects } from '../database/sql-dialect';
+import { Dialect, dialectOf, jsonRecords } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
 /** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
-const TAG_COLUMNS = [
-  { name: 'type', length: 100 },
-  { name: 'value', length: 50 },
-];
+/** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
+const TAG_FIELDS = { type: 'name', value: 'name' } as const;
 
 /** The `feature_tags` table. */
 @Injectable()
@@ -27,7 +25,7 @@ export class FeatureTagsStore {
     if (tags.length === 0) return;
     await tx.query(
       `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_by_user_id, created_at)
-       SELECT DISTINCT ?, j.type, j.value, NULL, ? FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+       SELECT DISTINCT ?, j.type, j.value, NULL, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
         WHERE NOT EXISTS (SELECT 1 FROM feature_tags ft
           WHERE ft.feature_name = ? AND ft.tag_type = j.type AND ft.tag_value = j.value)`,
       [featureName, sqlTimestamp(new Date()), JSON.stringify(tags), featureName],
@@ -39,7 +37,7 @@ export class FeatureTagsStore {
     if (tags.length === 0) return;
     await tx.query(
       `DELETE FROM feature_tags WHERE feature_name = ? AND EXISTS (
-         SELECT 1 FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+         SELECT 1 FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
           WHERE j.type = feature_tags.tag_type AND j.value = feature_tags.tag_value)`,
       [featureName, JSON.stringify(tags)],
     );
@@ -64,6 +62,33 @@ export class FeatureTagsStore {
     return tx.query(
       `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id
          FROM ${selectionTable} sel JOIN feature_tags ft ON ft.feature_name = sel.name`,
+    );
+  }
+
+  /** The import's write: the tags of these features are replaced by `rows` (two statements). */
+  async replaceForImport(
+    tx: EntityManager,
+    featureNames: string[],
+    rows: Array<{ feature: string; type: string; value: string }>,
+    at: string,
+  ): Promise<void> {
+    if (featureNames.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
+    const names = [JSON.stringify(featureNames.map((name) => ({ name })))];
+    // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).
+    await tx.query(
+      dialect === 'mysql'
+        ? `DELETE ft FROM ${selected} JOIN feature_tags ft ON ft.feature_name = j.name`
+        : `DELETE FROM feature_tags WHERE feature_name IN (SELECT j.name FROM ${selected})`,
+      names,
+    );
+    if (rows.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)
+       SELECT j.feature, j.type, j.value, ?
+         FROM (${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`,
+      [at, JSON.stringify(rows)],
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import { Dialect, dialectOf, jsonStrings, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureRow } from './feature-mappers';
 
@@ -10,6 +10,15 @@ export interface FeatureRef {
   name: string;
   projectId: string;
   archived: boolean;
+}
+
+/** A feature as the import writes it (null fields left out, booleans as 0/1). */
+export interface ImportFeatureRow {
+  name: string;
+  type: string;
+  description?: string;
+  stale: number;
+  impression_data: number;
 }
 
 /** Which features to read: by name (archived ones included), or the active features of a project. */
@@ -165,6 +174,48 @@ export class FeaturesStore {
       archivedCurrentWindow: toNumber(row?.archived_current),
       archivedPastWindow: toNumber(row?.archived_past),
     };
+  }
+
+  /** The features of these names (archived ones included), one statement whatever their number. */
+  async refsByNames(tx: EntityManager, names: string[]): Promise<FeatureRef[]> {
+    if (names.length === 0) return [];
+    const rows: Array<{ name: string; project_id: string; archived_at: unknown }> = await tx.query(
+      `SELECT f.name, f.project_id, f.archived_at
+         FROM (${jsonRecords(this.dialect, { name: 'name' })}) j JOIN features f ON f.name = j.name`,
+      [JSON.stringify(names.map((name) => ({ name })))],
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      projectId: row.project_id,
+      archived: row.archived_at !== null && row.archived_at !== undefined,
+    }));
+  }
+
+  /**
+   * The import's write (rules.md §6, issue 14): creates the features that do not exist in the
+   * project and overwrites description, type, stale and impressionData of those that do, in one
+   * statement. The caller has checked that none of them lives in another project.
+   */
+  async upsertForImport(
+    tx: EntityManager,
+    projectId: string,
+    rows: ImportFeatureRow[],
+    at: string,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const records = jsonRecords(this.dialect, {
+      name: 'name',
+      type: 'name',
+      description: 'text',
+      stale: 'int',
+      impression_data: 'int',
+    });
+    await tx.query(
+      `INSERT INTO features (name, project_id, type, description, stale, impression_data, created_at)
+       SELECT j.name, ?, j.type, j.description, j.stale, j.impression_data, ? FROM (${records}) j
+       ${upsertTail(this.dialect, ['name'], ['type', 'description', 'stale', 'impression_data'])}`,
+      [projectId, at, JSON.stringify(rows)],
+    );
   }
 }
 

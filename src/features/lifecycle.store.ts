@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { toNumber } from '../database/sql-values';
+import { dialectOf, jsonRecords } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { LifecycleRow } from './feature-mappers';
 import { LIFECYCLE_STAGES } from './feature-lifecycle.entity';
@@ -56,6 +57,16 @@ export class LifecycleStore {
       rows
         .filter((row) => toNumber(row.stage_rank) >= 0)
         .map((row) => [LIFECYCLE_STAGES[toNumber(row.stage_rank)], toNumber(row.features)]),
+    );
+  }
+
+  /** The import's new features enter the initial stage (one statement). */
+  async startForImport(tx: EntityManager, names: string[], at: string): Promise<void> {
+    if (names.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)
+       SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
+      [at, JSON.stringify(names.map((name) => ({ name })))],
     );
   }
 }

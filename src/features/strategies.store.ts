@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { dialectOf, jsonRecords } from '../database/sql-dialect';
 import { placeholders, toNullableNumber, toNumber } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
@@ -22,6 +23,19 @@ function segmentIdList(value: unknown): number[] {
   if (value === null || value === undefined) return [];
   const ids = String(value).split(',').map(Number);
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
+}
+
+/** A strategy as the import writes it: JSON columns as text, booleans as 0/1, local segment ids. */
+export interface ImportStrategyRow {
+  feature: string;
+  strategy: string;
+  title?: string;
+  parameters: string;
+  constraints: string;
+  variants: string;
+  sort_order: number;
+  disabled: number;
+  segments: number[];
 }
 
 /** A strategy row with its segment ids, as every strategy read selects it. */
@@ -351,5 +365,97 @@ export class StrategiesStore {
       [environment],
     );
     return rows.map(toStrategy);
+  }
+
+  /** How many strategies these features have in the environment (one statement). */
+  async countForFeatures(tx: EntityManager, environment: string, names: string[]): Promise<number> {
+    if (names.length === 0) return 0;
+    const [row]: Array<{ total: unknown }> = await tx.query(
+      `SELECT COUNT(*) AS total FROM feature_strategies fs
+        WHERE fs.environment_name = ?
+          AND fs.feature_name IN (SELECT j.name FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j)`,
+      [environment, JSON.stringify(names.map((name) => ({ name })))],
+    );
+    return toNumber(row?.total);
+  }
+
+  /**
+   * The import's write: the strategies of these features in the environment are replaced by
+   * `rows`, with new ids (numbered as the clone numbers them) and their segment links, in four
+   * statements whatever the number of features: the old links, the old strategies, the new
+   * strategies, the new links.
+   */
+  async replaceForImport(
+    tx: EntityManager,
+    environment: string,
+    featureNames: string[],
+    rows: ImportStrategyRow[],
+    at: string,
+  ): Promise<void> {
+    if (featureNames.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    const names = JSON.stringify(featureNames.map((name) => ({ name })));
+    const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
+    if (dialect === 'mysql') {
+      // A join, not IN (sub-select): MariaDB 10.11 runs a DELETE's IN (...) per row, parsing the
+      // JSON again each time (minutes for 10,000 features); the join reads it once.
+      await tx.query(
+        `DELETE fss FROM ${selected}
+           JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?
+           JOIN feature_strategy_segments fss ON fss.strategy_id = fs.id`,
+        [names, environment],
+      );
+      await tx.query(
+        `DELETE fs FROM ${selected}
+           JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?`,
+        [names, environment],
+      );
+    } else {
+      await tx.query(
+        `DELETE FROM feature_strategy_segments WHERE strategy_id IN (
+           SELECT fs.id FROM feature_strategies fs
+            WHERE fs.environment_name = ? AND fs.feature_name IN (SELECT j.name FROM ${selected}))`,
+        [environment, names],
+      );
+      await tx.query(
+        `DELETE FROM feature_strategies
+          WHERE environment_name = ? AND feature_name IN (SELECT j.name FROM ${selected})`,
+        [environment, names],
+      );
+    }
+    if (rows.length === 0) return;
+    const prefix = newIdPrefix();
+    const strategies = rows.map(({ segments: _segments, ...row }, index) => ({
+      ...row,
+      id: `${prefix}${String(index + 1).padStart(7, '0')}`,
+    }));
+    const records = jsonRecords(dialect, {
+      id: 'name',
+      feature: 'name',
+      strategy: 'name',
+      title: 'text',
+      parameters: 'text',
+      constraints: 'text',
+      variants: 'text',
+      sort_order: 'int',
+      disabled: 'int',
+    });
+    await tx.query(
+      `INSERT INTO feature_strategies (id, feature_name, environment_name, strategy_name, title,
+         parameters, constraints, variants, sort_order, disabled, created_at)
+       SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints, j.variants,
+         j.sort_order, j.disabled, ? FROM (${records}) j`,
+      [environment, at, JSON.stringify(strategies)],
+    );
+    const links = rows.flatMap((row, index) =>
+      row.segments.map((segment) => ({ strategy_id: strategies[index].id, segment_id: segment })),
+    );
+    if (links.length === 0) return;
+    await tx.query(
+      `INSERT INTO feature_strategy_segments (strategy_id, segment_id)
+       SELECT j.strategy_id, j.segment_id
+         FROM (${jsonRecords(dialect, { strategy_id: 'name', segment_id: 'int' })}) j`,
+      [JSON.stringify(links)],
+    );
   }
 }

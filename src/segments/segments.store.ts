@@ -89,4 +89,21 @@ export class SegmentsStore {
     );
     return rows.map((row) => ({ id: toNumber(row.id), name: row.name }));
   }
+
+  /** The segments of these names, with the project each is limited to (null: any). */
+  async byNames(
+    tx: EntityManager,
+    names: string[],
+  ): Promise<Array<SegmentRef & { projectId: string | null }>> {
+    if (names.length === 0) return [];
+    const rows: Array<{ id: unknown; name: string; project_id: string | null }> = await tx.query(
+      `SELECT id, name, project_id FROM segments WHERE name IN (${jsonStrings(this.dialect)})`,
+      [JSON.stringify(names)],
+    );
+    return rows.map((row) => ({
+      id: toNumber(row.id),
+      name: row.name,
+      projectId: row.project_id ?? null,
+    }));
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import { Dialect, dialectOf, jsonRecords, jsonStrings } from '../database/sql-dialect';
 import type { TagTypeDto } from './dto/tag-type.dto';
 
 /** The raw SQL of `tag_types` (simple reads and writes go through the service's repository). */
@@ -25,5 +25,21 @@ export class TagTypesStore {
       description: row.description ?? null,
       icon: row.icon ?? null,
     }));
+  }
+
+  /** The import's new tag types; a name that exists by now is left as it is (one statement). */
+  async insertMissing(
+    tx: EntityManager,
+    rows: Array<{ name: string; description?: string; icon?: string }>,
+    at: string,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const records = jsonRecords(this.dialect, { name: 'name', description: 'text', icon: 'text' });
+    await tx.query(
+      `INSERT INTO tag_types (name, description, icon, created_at)
+       SELECT j.name, j.description, j.icon, ? FROM (${records}) j
+        WHERE NOT EXISTS (SELECT 1 FROM tag_types t WHERE t.name = j.name)`,
+      [at, JSON.stringify(rows)],
+    );
   }
 }

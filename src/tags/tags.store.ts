@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonObjects } from '../database/sql-dialect';
+import { Dialect, dialectOf, jsonRecords } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from './dto/tag.dto';
 
 /** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
-const TAG_COLUMNS = [
-  { name: 'type', length: 100 },
-  { name: 'value', length: 50 },
-];
+/** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
+const TAG_FIELDS = { type: 'name', value: 'name' } as const;
 
 /** The `tags` table: every tag that exists, carried by a feature or not. */
 @Injectable()
@@ -43,7 +41,7 @@ export class TagsStore {
     if (tags.length === 0) return;
     await tx.query(
       `INSERT INTO tags (tag_type, tag_value, created_at)
-       SELECT DISTINCT j.type, j.value, ? FROM (${jsonObjects(this.dialect, TAG_COLUMNS)}) j
+       SELECT DISTINCT j.type, j.value, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
         WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag_type = j.type AND t.tag_value = j.value)`,
       [sqlTimestamp(new Date()), JSON.stringify(tags)],
     );

@@ -3,6 +3,9 @@ import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validato
 import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
 import { FEATURE_TYPES, FeatureType } from '../feature.entity';
 
+/** For other modules' DTOs, which may not import the entity. */
+export { FEATURE_TYPES };
+
 const TYPE_MESSAGE = `type must be one of ${FEATURE_TYPES.join(', ')}`;
 
 @ApiSchema({ name: 'createFeatureSchema' })

@@ -1,0 +1,600 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { hasPermission, Permission, Principal } from '../auth/permissions';
+import { compareBytes } from '../common/byte-order';
+import { checkConstraints, ContextFieldRules } from '../common/constraints/constraint';
+import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
+import { NAME_PATTERN } from '../common/validators';
+import { ContextFieldsStore } from '../context-fields/context-fields.store';
+import { Dialect, dialectOf } from '../database/sql-dialect';
+import { sqlTimestamp } from '../database/sql-values';
+import { EnvironmentsStore } from '../environments/environments.store';
+import { checkObject } from '../features/body-validation';
+import { DependenciesStore } from '../features/dependencies.store';
+import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
+import { FeatureTagsStore } from '../features/feature-tags.store';
+import { FeatureRef, FeaturesStore, ImportFeatureRow } from '../features/features.store';
+import { LifecycleStore } from '../features/lifecycle.store';
+import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
+import {
+  BUILT_IN_STICKINESS,
+  ContextReference,
+  normaliseStrategyVariants,
+  normaliseVariants,
+  unknownContextFields,
+} from '../features/variant-rules';
+import { ProjectsStore } from '../projects/projects.store';
+import { SegmentsStore } from '../segments/segments.store';
+import { StrategyTypesStore } from '../strategy-types/strategy-types.store';
+import { TagTypesStore } from '../tags/tag-types.store';
+import { ImportRequestDto, KNOWN_COLLECTIONS } from './dto/import-request.dto';
+import { ImportValidationDto, ImportValidationItemDto } from './dto/import-validation.dto';
+import { EventsService } from '../events/events.service';
+
+/** A 400 for an import that the validate document finds errors in: the record carries them. */
+export class ImportRejectedError extends ValidationError {
+  constructor(readonly errors: ImportValidationItemDto[]) {
+    super(
+      `The import has errors: ${errors.map((e) => `${e.message} ${e.affectedItems.join(', ')}`).join('; ')}`,
+      errors.map((e) => ({ path: '/body/data', message: e.message })),
+    );
+    // The record's name stays ValidationError: a client tells 400s apart by `errors`, not name.
+    this.name = 'ValidationError';
+  }
+
+  override extraFields(): Record<string, unknown> {
+    return { errors: this.errors };
+  }
+}
+
+/** Everything the import writes, decided while validating. */
+interface Plan {
+  errors: ImportValidationItemDto[];
+  warnings: ImportValidationItemDto[];
+  missing: Permission[];
+  features: ImportFeatureRow[];
+  newFeatures: string[];
+  environments: string[];
+  featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
+  strategies: ImportStrategyRow[];
+  tags: Array<{ feature: string; type: string; value: string }>;
+  dependencies: Array<{ child: string; parent: string; enabled: number; variants: string }>;
+  newTagTypes: Array<{ name: string; description?: string; icon?: string }>;
+  newContextFields: Array<{
+    name: string;
+    description?: string;
+    stickiness: number;
+    sort_order: number;
+    legal_values: string;
+  }>;
+}
+
+const PERMISSION_ORDER: Permission[] = [
+  'CREATE_FEATURE',
+  'UPDATE_FEATURE',
+  'CREATE_FEATURE_STRATEGY',
+  'DELETE_FEATURE_STRATEGY',
+  'UPDATE_FEATURE_ENVIRONMENT',
+  'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
+  'CREATE_TAG_TYPE',
+  'CREATE_CONTEXT_FIELD',
+];
+const ENVIRONMENT_SCOPED = new Set<Permission>([
+  'CREATE_FEATURE_STRATEGY',
+  'DELETE_FEATURE_STRATEGY',
+  'UPDATE_FEATURE_ENVIRONMENT',
+  'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
+]);
+/** As context-fields.service.ts: new fields without a sortOrder go after the built-in ones. */
+const DEFAULT_SORT_ORDER = 10;
+
+function isValidName(name: string): boolean {
+  return name.length <= 100 && NAME_PATTERN.test(name) && name !== '.' && name !== '..';
+}
+
+function sorted(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort(compareBytes);
+}
+
+function item(message: string, affected: Iterable<string>): ImportValidationItemDto {
+  return { message, affectedItems: sorted(affected) };
+}
+
+/** Leaves out undefined and null fields, which the JSON records read as NULL. */
+function withoutNulls<T extends object>(row: T): T {
+  return Object.fromEntries(
+    Object.entries(row).filter(([, value]) => value !== null && value !== undefined),
+  ) as T;
+}
+
+/**
+ * The import of issue 14: validate answers what an import would do and writes nothing; import
+ * does it in one transaction. Both read the same fixed set of statements (each store reads the
+ * rows the file names through one JSON parameter), and the import then writes each table with
+ * one or two set-based statements: the number of statements does not depend on the number of
+ * features.
+ */
+@Injectable()
+export class ImportService {
+  private readonly dialect: Dialect;
+
+  constructor(
+    private readonly events: EventsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly environmentsStore: EnvironmentsStore,
+    private readonly projects: ProjectsStore,
+    private readonly features: FeaturesStore,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
+    private readonly strategies: StrategiesStore,
+    private readonly tags: FeatureTagsStore,
+    private readonly dependencies: DependenciesStore,
+    private readonly lifecycle: LifecycleStore,
+    private readonly segments: SegmentsStore,
+    private readonly tagTypes: TagTypesStore,
+    private readonly contextFields: ContextFieldsStore,
+    private readonly strategyTypes: StrategyTypesStore,
+  ) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /**
+   * The body checked against the DTOs, after dropping the top-level collections of `data` that
+   * this service does not know (Unleash 7's `links`): every problem at once, with /body paths.
+   */
+  async parse(body: unknown): Promise<ImportRequestDto> {
+    let input = body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const { data } = body as { data?: unknown };
+      if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
+        const known = Object.entries(data).filter(([key]) => KNOWN_COLLECTIONS.has(key));
+        input = { ...body, data: Object.fromEntries(known) };
+      }
+    }
+    const { value, details } = await checkObject(ImportRequestDto, input, '/body');
+    if (details.length > 0) throw ValidationError.listing(details);
+    return value;
+  }
+
+  async validate(dto: ImportRequestDto, principal: Principal): Promise<ImportValidationDto> {
+    const analyse = (tx: EntityManager) => this.analyse(tx, dto, principal);
+    const plan =
+      this.dialect === 'mysql'
+        ? await this.dataSource.transaction('REPEATABLE READ', analyse)
+        : await this.dataSource.transaction(analyse);
+    return {
+      errors: plan.errors,
+      warnings: plan.warnings,
+      permissions: plan.missing.length
+        ? [item('The import needs these permissions, which the token lacks:', plan.missing)]
+        : [],
+    };
+  }
+
+  /** All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction. */
+  async import(dto: ImportRequestDto, principal: Principal): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const plan = await this.analyse(tx, dto, principal);
+      if (plan.missing.length > 0) throw new PermissionError(plan.missing);
+      if (plan.errors.length > 0) throw new ImportRejectedError(plan.errors);
+      await this.write(tx, dto, plan);
+    });
+  }
+
+  private async write(tx: EntityManager, dto: ImportRequestDto, plan: Plan): Promise<void> {
+    const at = sqlTimestamp(new Date());
+    const names = plan.features.map((feature) => feature.name);
+    await this.tagTypes.insertMissing(tx, plan.newTagTypes, at);
+    await this.contextFields.insertMissing(tx, plan.newContextFields, at);
+    await this.features.upsertForImport(tx, dto.project, plan.features, at);
+    await this.lifecycle.startForImport(tx, plan.newFeatures, at);
+    await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
+    await this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments);
+    await this.strategies.replaceForImport(tx, dto.environment, names, plan.strategies, at);
+    await this.tags.replaceForImport(tx, names, plan.tags, at);
+    await this.dependencies.upsertForImport(tx, plan.dependencies);
+    await this.events.record(tx, {
+      type: 'features-imported',
+      project: dto.project,
+      environment: dto.environment,
+      data: { features: names.length },
+    });
+  }
+
+  private async analyse(
+    tx: EntityManager,
+    dto: ImportRequestDto,
+    principal: Principal,
+  ): Promise<Plan> {
+    const { project, environment, data } = dto;
+    if (!(await this.projects.exists(project, tx))) {
+      throw ValidationError.of('/body/project', `Could not find project with id ${project}`);
+    }
+    if (!(await this.environmentsStore.exists(environment, tx))) {
+      throw ValidationError.of(
+        '/body/environment',
+        `Could not find environment with name ${environment}`,
+      );
+    }
+    const environments = await this.projects.environmentsOf(project, tx);
+    if (!environments.includes(environment)) {
+      throw ValidationError.of(
+        '/body/environment',
+        `The environment ${environment} is not enabled in project ${project}`,
+      );
+    }
+
+    const errors: ImportValidationItemDto[] = [];
+    const warnings: ImportValidationItemDto[] = [];
+    const invalid: ErrorDetail[] = [];
+    const needs = new Set<Permission>(['UPDATE_FEATURE']);
+
+    // Features: names, repeats, where they live now.
+    const fileNames = data.features.map((feature) => feature.name);
+    const badNames = fileNames.filter((name) => !isValidName(name));
+    if (badNames.length) {
+      errors.push(
+        item(
+          'These feature names break the name rule (1 to 100 letters, digits and ~ _ . -):',
+          badNames,
+        ),
+      );
+    }
+    const seen = new Set<string>();
+    const repeated = fileNames.filter((name) => seen.has(name) || !seen.add(name));
+    if (repeated.length) errors.push(item('These features appear more than once:', repeated));
+
+    const parentNames = (data.dependencies ?? []).flatMap((d) =>
+      d.dependencies.map((p) => p.feature),
+    );
+    const here = new Map<string, FeatureRef>(
+      (await this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])])).map(
+        (ref) => [ref.name, ref],
+      ),
+    );
+    const skipped = new Set(
+      data.features
+        .filter((feature) => feature.archived === true || here.get(feature.name)?.archived)
+        .map((feature) => feature.name),
+    );
+    if (skipped.size) {
+      warnings.push(item('These features are archived and will not be imported:', skipped));
+    }
+    const kept = data.features.filter((feature) => !skipped.has(feature.name));
+    const keptNames = new Set(kept.map((feature) => feature.name));
+    const elsewhere = kept.filter(
+      (f) => here.has(f.name) && here.get(f.name)?.projectId !== project,
+    );
+    if (elsewhere.length) {
+      errors.push(
+        item(
+          `These features exist in another project than ${project}, and cannot be imported:`,
+          elsewhere.map((feature) => feature.name),
+        ),
+      );
+    }
+    const existing = kept.filter((feature) => here.has(feature.name)).map((f) => f.name);
+    if (existing.length) {
+      warnings.push(item('These features exist and will be overwritten:', existing));
+    }
+    const newFeatures = kept.filter((feature) => !here.has(feature.name)).map((f) => f.name);
+    if (newFeatures.length) needs.add('CREATE_FEATURE');
+
+    // Items must belong to a feature of the file; those of skipped features are dropped.
+    const strays = new Set<string>();
+    // Each item's index in its list, for the paths of its problems.
+    const positions = new Map<object, number>();
+    for (const list of [data.featureStrategies, data.featureEnvironments, data.dependencies]) {
+      (list ?? []).forEach((entry: object, index) => positions.set(entry, index));
+    }
+    const ofKept = <T>(items: T[] | undefined, name: (item: T) => string): T[] =>
+      (items ?? []).filter((entry) => {
+        const feature = name(entry);
+        if (!keptNames.has(feature) && !skipped.has(feature)) strays.add(feature);
+        return keptNames.has(feature);
+      });
+    const strategies = ofKept(data.featureStrategies, (s) => s.featureName);
+    const featureEnvironments = ofKept(data.featureEnvironments, (e) => e.featureName);
+    const featureTags = ofKept(data.featureTags, (t) => t.featureName);
+    const dependencies = ofKept(data.dependencies, (d) => d.feature);
+    if (strays.size) {
+      errors.push(item('Items of the file name features that its features list lacks:', strays));
+    }
+
+    // Strategy types.
+    const typeNames = sorted(strategies.map((strategy) => strategy.name));
+    const types = new Map(
+      (await this.strategyTypes.byNames(tx, typeNames)).map((type) => [type.name, type]),
+    );
+    const unknownTypes = typeNames.filter((name) => !types.has(name));
+    if (unknownTypes.length) {
+      errors.push(item('These strategy types do not exist here; create them first:', unknownTypes));
+    }
+    const custom = typeNames.filter((name) => types.get(name)?.builtIn === false);
+    if (custom.length) {
+      warnings.push(
+        item(
+          'These custom strategy types are used; their parameters must match the file’s:',
+          custom,
+        ),
+      );
+    }
+    if (strategies.length) needs.add('CREATE_FEATURE_STRATEGY');
+    if ((await this.strategies.countForFeatures(tx, environment, existing)) > 0) {
+      needs.add('DELETE_FEATURE_STRATEGY');
+    }
+
+    // Segments, matched by name.
+    const segmentNames = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
+    const segmentsHere = new Map(
+      (await this.segments.byNames(tx, sorted(segmentNames.values())))
+        .filter((segment) => segment.projectId === null || segment.projectId === project)
+        .map((segment) => [segment.name, segment.id]),
+    );
+    const missingSegments = new Set<string>();
+
+    // Context fields: those of the file, and those its items name.
+    const fileFields = new Map((data.contextFields ?? []).map((field) => [field.name, field]));
+    const references: ContextReference[] = [];
+    const constraintNames = strategies.flatMap((s) =>
+      (s.constraints ?? []).map((c) => c.contextName),
+    );
+    const variantRefs = featureEnvironments.flatMap((e) =>
+      (e.variants ?? []).flatMap((v) => [
+        v.stickiness ?? 'default',
+        ...(v.overrides ?? []).map((o) => o.contextName),
+      ]),
+    );
+    const strategyRefs = strategies.flatMap((s) => [
+      String(s.parameters?.stickiness ?? 'default'),
+      ...(s.variants ?? []).map((v) => v.stickiness),
+    ]);
+    const fieldNames = sorted(
+      [...fileFields.keys(), ...constraintNames, ...variantRefs, ...strategyRefs].filter(
+        (name) => !BUILT_IN_STICKINESS.includes(name),
+      ),
+    );
+    const fieldsHere = new Map(
+      (await this.contextFields.readForExport(tx, fieldNames)).map((field) => [field.name, field]),
+    );
+    const conflicting: string[] = [];
+    const newContextFields: Plan['newContextFields'] = [];
+    for (const field of fileFields.values()) {
+      const stored = fieldsHere.get(field.name);
+      if (stored) {
+        const legal = new Set(stored.legalValues.map((legal) => legal.value));
+        if ((field.legalValues ?? []).some((value) => !legal.has(value.value))) {
+          conflicting.push(field.name);
+        }
+      } else {
+        newContextFields.push(
+          withoutNulls({
+            name: field.name,
+            description: field.description ?? undefined,
+            stickiness: field.stickiness ? 1 : 0,
+            sort_order: field.sortOrder ?? DEFAULT_SORT_ORDER,
+            legal_values: JSON.stringify(
+              (field.legalValues ?? []).map((l) =>
+                l.description === undefined
+                  ? { value: l.value }
+                  : { value: l.value, description: l.description },
+              ),
+            ),
+          }),
+        );
+      }
+    }
+    if (conflicting.length) {
+      errors.push(
+        item(
+          'These context fields exist here without some of the file’s legal values:',
+          conflicting,
+        ),
+      );
+    }
+    const newFieldNames = newContextFields.map((field) => field.name);
+    if (newFieldNames.length) {
+      warnings.push(item('These context fields will be created:', newFieldNames));
+      needs.add('CREATE_CONTEXT_FIELD');
+    }
+    const rules = new Map<string, ContextFieldRules>();
+    for (const field of fieldsHere.values()) {
+      rules.set(field.name, { legalValues: field.legalValues.map((legal) => legal.value) });
+    }
+    for (const field of fileFields.values()) {
+      if (!rules.has(field.name)) {
+        rules.set(field.name, { legalValues: (field.legalValues ?? []).map((l) => l.value) });
+      }
+    }
+    const known = new Set(rules.keys());
+
+    // Strategies in their stored form.
+    const byFeature = new Map<string, number>();
+    const strategyRows: ImportStrategyRow[] = strategies.map((strategy) => {
+      const index = positions.get(strategy);
+      const at = `/data/featureStrategies/${index}`;
+      const parameters: Record<string, string> = {};
+      for (const [key, value] of Object.entries(strategy.parameters ?? {})) {
+        if (typeof value === 'string') parameters[key] = value;
+        else if (typeof value === 'number' || typeof value === 'boolean')
+          parameters[key] = String(value);
+        else invalid.push({ path: `${at}/parameters/${key}`, message: `${key} must be a string` });
+      }
+      if (parameters.stickiness !== undefined) {
+        references.push({
+          name: parameters.stickiness,
+          path: `${at}/parameters/stickiness`,
+          stickiness: true,
+        });
+      }
+      const checked = checkConstraints(strategy.constraints ?? [], rules, `${at}/constraints`);
+      invalid.push(...checked.details);
+      const variants = normaliseStrategyVariants(strategy.variants ?? [], `${at}/variants`);
+      invalid.push(...variants.details);
+      references.push(...variants.references);
+      const segments = new Set<number>();
+      for (const id of strategy.segments ?? []) {
+        const name = segmentNames.get(id);
+        const local = name === undefined ? undefined : segmentsHere.get(name);
+        if (name === undefined) {
+          invalid.push({
+            path: `${at}/segments`,
+            message: `Segment ${id} is not in the file’s segments`,
+          });
+        } else if (local === undefined) {
+          missingSegments.add(name);
+        } else {
+          segments.add(local);
+        }
+      }
+      const order = byFeature.get(strategy.featureName) ?? 0;
+      byFeature.set(strategy.featureName, order + 1);
+      return withoutNulls({
+        feature: strategy.featureName,
+        strategy: strategy.name,
+        title: strategy.title ?? undefined,
+        parameters: JSON.stringify(parameters),
+        constraints: JSON.stringify(checked.constraints),
+        variants: JSON.stringify(variants.variants),
+        sort_order: strategy.sortOrder ?? order,
+        disabled: strategy.disabled ? 1 : 0,
+        segments: [...segments].sort((a, b) => a - b),
+      });
+    });
+    if (missingSegments.size) {
+      errors.push(
+        item('These segments do not exist here (segments are matched by name):', missingSegments),
+      );
+    }
+
+    // Feature-environment switches and variants.
+    const environmentRows = new Map<string, Plan['featureEnvironments'][number]>();
+    for (const row of featureEnvironments) {
+      const at = `/data/featureEnvironments/${positions.get(row)}`;
+      const variants = normaliseVariants(row.variants ?? [], `${at}/variants`);
+      invalid.push(...variants.details);
+      references.push(...variants.references);
+      environmentRows.set(row.featureName, {
+        feature: row.featureName,
+        enabled: row.enabled ? 1 : 0,
+        variants: JSON.stringify(variants.variants),
+      });
+    }
+    if (environmentRows.size) {
+      needs.add('UPDATE_FEATURE_ENVIRONMENT');
+      needs.add('UPDATE_FEATURE_ENVIRONMENT_VARIANTS');
+    }
+    invalid.push(...unknownContextFields(references, known));
+
+    // Tags and their types.
+    const fileTagTypes = new Map(data.tagTypes.map((type) => [type.name, type]));
+    const usedTypes = sorted([...fileTagTypes.keys(), ...featureTags.map((tag) => tag.tagType)]);
+    const typesHere = new Set(
+      (await this.tagTypes.readForExport(tx, usedTypes)).map((t) => t.name),
+    );
+    const newTagTypes = [...fileTagTypes.values()]
+      .filter((type) => !typesHere.has(type.name))
+      .map((type) =>
+        withoutNulls({
+          name: type.name,
+          description: type.description ?? undefined,
+          icon: type.icon ?? undefined,
+        }),
+      );
+    if (newTagTypes.length) {
+      warnings.push(
+        item(
+          'These tag types will be created:',
+          newTagTypes.map((type) => type.name),
+        ),
+      );
+      needs.add('CREATE_TAG_TYPE');
+    }
+    const untyped = usedTypes.filter((name) => !typesHere.has(name) && !fileTagTypes.has(name));
+    if (untyped.length) {
+      errors.push(
+        item('These tag types are used by tags but are neither in the file nor here:', untyped),
+      );
+    }
+    const tagKeys = new Set<string>();
+    const tags = featureTags
+      .map((tag) => ({ feature: tag.featureName, type: tag.tagType, value: tag.tagValue }))
+      .filter((tag) => {
+        const key = JSON.stringify([tag.feature, tag.type, tag.value]);
+        return !tagKeys.has(key) && !!tagKeys.add(key);
+      });
+
+    // Dependencies: the parent is in the file, or here in the same project.
+    const missingParents = new Set<string>();
+    const dependencyRows: Plan['dependencies'] = [];
+    dependencies.forEach((dependency) => {
+      const at = `/data/dependencies/${positions.get(dependency)}`;
+      dependency.dependencies.forEach((parent, index) => {
+        const ref = here.get(parent.feature);
+        const inFile = keptNames.has(parent.feature);
+        if (!inFile && (!ref || ref.archived || ref.projectId !== project)) {
+          missingParents.add(parent.feature);
+        }
+        const enabled = parent.enabled ?? true;
+        if (!enabled && (parent.variants ?? []).length > 0) {
+          invalid.push({
+            path: `${at}/dependencies/${index}/variants`,
+            message: 'variants can only be required of a parent that must be enabled',
+          });
+        }
+        dependencyRows.push({
+          child: dependency.feature,
+          parent: parent.feature,
+          enabled: enabled ? 1 : 0,
+          variants: JSON.stringify(parent.variants ?? []),
+        });
+      });
+    });
+    if (missingParents.size) {
+      errors.push(
+        item(
+          `These parent features are neither in the file nor active in project ${project}:`,
+          missingParents,
+        ),
+      );
+    }
+    if (invalid.length) {
+      errors.push({
+        message: 'These items are invalid:',
+        affectedItems: invalid.map((detail) => `${detail.path}: ${detail.message}`),
+      });
+    }
+
+    const missing = PERMISSION_ORDER.filter(
+      (permission) =>
+        needs.has(permission) &&
+        !hasPermission(
+          principal,
+          permission,
+          ENVIRONMENT_SCOPED.has(permission) ? environment : undefined,
+        ),
+    );
+    return {
+      errors,
+      warnings,
+      missing,
+      features: kept.map((feature) =>
+        withoutNulls({
+          name: feature.name,
+          type: feature.type ?? 'release',
+          description: feature.description ?? undefined,
+          stale: feature.stale ? 1 : 0,
+          impression_data: feature.impressionData ? 1 : 0,
+        }),
+      ),
+      newFeatures,
+      environments,
+      featureEnvironments: [...environmentRows.values()],
+      strategies: strategyRows,
+      tags,
+      dependencies: dependencyRows,
+      newTagTypes,
+      newContextFields,
+    };
+  }
+}

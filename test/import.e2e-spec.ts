@@ -1,0 +1,343 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { archive, create, EXPORT, expectStatus } from './export-fixtures';
+import { createFeature, createStrategy } from './feature-fixtures';
+import {
+  comparable,
+  generatedDocument,
+  IMPORT,
+  ImportDocument,
+  randomDocument,
+  VALIDATE,
+} from './import-fixtures';
+import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
+
+// The machine is shared: generous limits, since no test here is about time.
+jest.setTimeout(60000);
+
+const body = (data: object, project = 'default', environment = 'development') => ({
+  project,
+  environment,
+  data,
+});
+
+async function exportOf(t: TestApp, project: string, environment: string) {
+  const res = await expectStatus(t.admin.post(EXPORT, { project, environment }), 200);
+  return res.body as ImportDocument;
+}
+
+async function staffSegment(t: TestApp): Promise<{ id: number; name: string }> {
+  const res = await create(t, '/api/admin/segments', { name: 'staff', constraints: [] });
+  return { id: res.body.id as number, name: 'staff' };
+}
+
+describe('import: set-based', () => {
+  let t: TestApp;
+  let segment: { id: number; name: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    segment = await staffSegment(t);
+    // Present before both imports, so that neither creates them and the two do the same work.
+    await create(t, '/api/admin/tag-types', { name: 'team' });
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+    await create(t, '/api/admin/projects', { id: 'small', name: 'Small' });
+    await create(t, '/api/admin/projects', { id: 'large', name: 'Large' });
+  });
+  afterAll(() => t.close());
+
+  it('sends as many statements for 300 features as for 10, new and then overwritten', async () => {
+    const small = generatedDocument(10, segment);
+    const large = generatedDocument(300, segment);
+    large.features.forEach((f) => (f.name = `l${f.name as string}`));
+    for (const list of [large.featureEnvironments, large.featureStrategies, large.featureTags]) {
+      list.forEach((item) => (item.featureName = `l${item.featureName as string}`));
+    }
+    large.featureEnvironments.forEach((e) => (e.name = e.featureName));
+    large.dependencies.forEach((d) => {
+      d.feature = `l${d.feature}`;
+      d.dependencies.forEach((p) => (p.feature = `l${p.feature as string}`));
+    });
+    // The statements of the import itself: the guard re-reads the token when its 5 s cache
+    // entry has expired, which on a loaded machine may fall between two imports.
+    const count = (measured: { statements: string[] }) =>
+      measured.statements.filter((sql) => !/\b(api_tokens|role_permissions|roles)\b/.test(sql))
+        .length;
+    const run = async (doc: ImportDocument, project: string) => ({
+      count: count(
+        await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc, project)), 200)),
+      ),
+    });
+
+    const first = [await run(small, 'small'), await run(large, 'large')];
+    expect(first[0].count).toBe(first[1].count);
+    expect(first[0].count).toBeGreaterThan(10);
+    const again = [await run(small, 'small'), await run(large, 'large')];
+    expect(again[0].count).toBe(again[1].count);
+
+    const exported = await exportOf(t, 'large', 'development');
+    expect(exported.features).toHaveLength(300);
+    expect(exported.featureStrategies).toHaveLength(600);
+    expect(exported.featureTags).toHaveLength(600);
+    expect(exported.dependencies).toHaveLength(30);
+
+    const validate = count(
+      await t.sql.measure(() => expectStatus(t.admin.post(VALIDATE, body(large, 'large')), 200)),
+    );
+    const validateSmall = count(
+      await t.sql.measure(() => expectStatus(t.admin.post(VALIDATE, body(small, 'small')), 200)),
+    );
+    expect(validate).toBe(validateSmall);
+    expect(validate).toBeGreaterThan(5);
+  }, 60000);
+});
+
+describe('import: round trip (seeded property)', () => {
+  let source: TestApp;
+  let target: TestApp;
+  let sourceSegment: { id: number; name: string };
+
+  beforeAll(async () => {
+    source = await startTestApp();
+    target = await startTestApp();
+    sourceSegment = await staffSegment(source);
+    // A second segment first, so that the ids of `staff` differ between the databases.
+    await create(target, '/api/admin/segments', { name: 'other', constraints: [] });
+    await staffSegment(target);
+    await create(target, '/api/admin/environments', { name: 'b', type: 'test' });
+  });
+  afterAll(async () => {
+    await source.close();
+    await target.close();
+  });
+
+  for (const seed of [1, 2, 3, 4]) {
+    it(`seed ${seed}: export A, import as P/B, export B: the same document`, async () => {
+      const generated = randomDocument(seed, sourceSegment);
+      await create(source, '/api/admin/projects', { id: `a${seed}`, name: `A${seed}` });
+      await create(target, '/api/admin/projects', { id: `p${seed}`, name: `P${seed}` });
+      await expectStatus(source.admin.post(IMPORT, body(generated, `a${seed}`)), 200);
+      // The last feature (never a parent) archived in the source: the project export leaves it out.
+      await archive(source, generated.features.at(-1)?.name as string, `a${seed}`);
+      const first = await exportOf(source, `a${seed}`, 'development');
+      expect(first.features.length).toBe(generated.features.length - 1);
+
+      await expectStatus(target.admin.post(IMPORT, body(first, `p${seed}`, 'b')), 200);
+      const second = await exportOf(target, `p${seed}`, 'b');
+      expect(comparable(second)).toEqual(comparable(first));
+
+      // Twice: nothing changes (strategies get new ids, which the comparison leaves out).
+      const rows = await target.dataSource.query(
+        'SELECT (SELECT COUNT(*) FROM features) AS f, (SELECT COUNT(*) FROM feature_strategies) AS s, (SELECT COUNT(*) FROM feature_tags) AS t, (SELECT COUNT(*) FROM feature_dependencies) AS d, (SELECT COUNT(*) FROM feature_lifecycles) AS l, (SELECT COUNT(*) FROM feature_environments) AS e',
+      );
+      await expectStatus(target.admin.post(IMPORT, body(first, `p${seed}`, 'b')), 200);
+      expect(comparable(await exportOf(target, `p${seed}`, 'b'))).toEqual(comparable(second));
+      expect(
+        await target.dataSource.query(
+          'SELECT (SELECT COUNT(*) FROM features) AS f, (SELECT COUNT(*) FROM feature_strategies) AS s, (SELECT COUNT(*) FROM feature_tags) AS t, (SELECT COUNT(*) FROM feature_dependencies) AS d, (SELECT COUNT(*) FROM feature_lifecycles) AS l, (SELECT COUNT(*) FROM feature_environments) AS e',
+        ),
+      ).toEqual(rows);
+    });
+  }
+});
+
+describe('import: validation', () => {
+  let t: TestApp;
+  let segment: { id: number; name: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    segment = await staffSegment(t);
+    await create(t, '/api/admin/projects', { id: 'other', name: 'Other' });
+    await createFeature(t, 'taken', {}, 'other');
+    await createFeature(t, 'mine');
+    await createStrategy(t, 'mine', 'development');
+    await createFeature(t, 'gone');
+    await archive(t, 'gone');
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+  });
+  afterAll(() => t.close());
+
+  function faulty(): ImportDocument {
+    const doc = generatedDocument(2, { id: 99, name: 'nowhere' });
+    doc.features.push(
+      { name: 'taken', type: 'release' },
+      { name: 'bad name!', type: 'release' },
+      { name: 'gen-00001', type: 'release' },
+    );
+    doc.featureStrategies[0].name = 'noSuchType';
+    doc.contextFields[0].legalValues = [{ value: 'eu' }, { value: 'us' }, { value: 'apac' }];
+    doc.dependencies.push({ feature: 'gen-00002', dependencies: [{ feature: 'ghost' }] });
+    return doc;
+  }
+
+  it('validate lists every error, writes nothing; import answers 400 with them', async () => {
+    const before = await exportOf(t, 'default', 'development');
+    const res = await expectStatus(t.admin.post(VALIDATE, body(faulty())), 200);
+    const messages = (res.body.errors as Array<{ message: string; affectedItems: string[] }>).map(
+      (e) => [e.message.split(' ').slice(0, 3).join(' '), e.affectedItems],
+    );
+    expect(messages).toEqual([
+      ['These feature names', ['bad name!']],
+      ['These features appear', ['gen-00001']],
+      ['These features exist', ['taken']],
+      ['These strategy types', ['noSuchType']],
+      ['These context fields', ['region']],
+      ['These segments do', ['nowhere']],
+      ['These parent features', ['ghost']],
+    ]);
+    const rejected = await t.admin.post(IMPORT, body(faulty()));
+    const record = expectErrorRecord(rejected, 400, 'ValidationError');
+    expect((record as unknown as { errors: unknown }).errors).toEqual(res.body.errors);
+    expect(await exportOf(t, 'default', 'development')).toEqual(before);
+    expect((await t.admin.get('/api/admin/tag-types/team')).status).toBe(404);
+  });
+
+  it('warns of archived, overwritten and created things', async () => {
+    const doc = generatedDocument(1, segment);
+    doc.contextFields = [{ name: 'tenant', legalValues: [] }];
+    doc.features.push({ name: 'mine' }, { name: 'gone' }, { name: 'old', archived: true });
+    const res = await expectStatus(t.admin.post(VALIDATE, body(doc)), 200);
+    expect(res.body).toEqual({
+      errors: [],
+      warnings: [
+        { message: expect.stringMatching(/archived/), affectedItems: ['gone', 'old'] },
+        { message: expect.stringMatching(/overwritten/), affectedItems: ['mine'] },
+        {
+          message: expect.stringMatching(/context fields will be created/),
+          affectedItems: ['tenant'],
+        },
+        { message: expect.stringMatching(/tag types will be created/), affectedItems: ['team'] },
+      ],
+      permissions: [],
+    });
+  });
+
+  it('names the permissions the token lacks, and import answers 403', async () => {
+    const token = await serviceTokenWith(t, [
+      { name: 'UPDATE_FEATURE' },
+      { name: 'CREATE_FEATURE_STRATEGY', environment: 'production' },
+    ]);
+    const doc = generatedDocument(1, segment);
+    doc.contextFields.push({ name: 'tenant' });
+    doc.features.push({ name: 'mine' });
+    const res = await expectStatus(t.as(token).post(VALIDATE, body(doc)), 200);
+    expect(res.body.permissions).toEqual([
+      {
+        message: expect.any(String),
+        affectedItems: [
+          'CREATE_CONTEXT_FIELD',
+          'CREATE_FEATURE',
+          'CREATE_FEATURE_STRATEGY',
+          'CREATE_TAG_TYPE',
+          'DELETE_FEATURE_STRATEGY',
+          'UPDATE_FEATURE_ENVIRONMENT',
+          'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
+        ],
+      },
+    ]);
+    const denied = expectErrorRecord(
+      await t.as(token).post(IMPORT, body(doc)),
+      403,
+      'PermissionError',
+    );
+    expect(denied.message).toMatch(/CREATE_FEATURE/);
+    expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
+  });
+
+  it('answers 400 with paths for a body that is not an import, and ignores unknown collections', async () => {
+    const notAnExport = expectErrorRecord(
+      await t.admin.post(IMPORT, {
+        project: 'default',
+        environment: 'development',
+        data: { features: 3 },
+      }),
+      400,
+      'ValidationError',
+    );
+    expect(notAnExport.details?.map((d) => d.path)).toEqual(
+      expect.arrayContaining([
+        '/body/data/features',
+        '/body/data/featureStrategies',
+        '/body/data/tagTypes',
+      ]),
+    );
+    const doc = generatedDocument(1, segment);
+    (doc.featureStrategies[0] as Record<string, unknown>).colour = 'red';
+    const unknownField = expectErrorRecord(
+      await t.admin.post(VALIDATE, body(doc)),
+      400,
+      'ValidationError',
+    );
+    expect(unknownField.details).toEqual([
+      {
+        path: '/body/data/featureStrategies/0/colour',
+        message: 'colour is not an allowed property',
+      },
+    ]);
+    const missing = expectErrorRecord(
+      await t.admin.post(VALIDATE, body(generatedDocument(1, segment), 'nope')),
+      400,
+      'ValidationError',
+    );
+    expect(missing.details?.[0].path).toBe('/body/project');
+  });
+});
+
+describe('import: an export of Unleash 7.5.1', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await create(t, '/api/admin/segments', { name: 'beta-users', constraints: [] });
+  });
+  afterAll(() => t.close());
+
+  it('imports, ignoring links, a tag type’s color and a context field’s project', async () => {
+    // Written from Unleash 7.5.1's exportResultSchema and its export code: the fields it emits.
+    const data = JSON.parse(
+      readFileSync(join(__dirname, 'fixtures', 'unleash-7.5.1-export.json'), 'utf8'),
+    ) as ImportDocument;
+    const validated = await expectStatus(t.admin.post(VALIDATE, body(data)), 200);
+    expect(validated.body.errors).toEqual([]);
+    await expectStatus(t.admin.post(IMPORT, body(data)), 200);
+
+    const exported = await exportOf(t, 'default', 'development');
+    expect(exported.features.map((f) => [f.name, f.project, f.type, f.impressionData])).toEqual([
+      ['checkout-v2', 'default', 'release', true],
+      ['checkout-v2-express', 'default', 'experiment', false],
+    ]);
+    expect(
+      exported.featureStrategies.map((s) => [s.featureName, s.name, s.sortOrder, s.disabled]),
+    ).toEqual([
+      ['checkout-v2', 'flexibleRollout', 0, false],
+      ['checkout-v2-express', 'default', 9999, true],
+    ]);
+    expect(exported.segments.map((s) => s.name)).toEqual(['beta-users']);
+    expect(exported.featureTags.map((tag) => [tag.featureName, tag.tagType, tag.tagValue])).toEqual(
+      [
+        ['checkout-v2', 'simple', 'payments'],
+        ['checkout-v2-express', 'area', 'cart'],
+      ],
+    );
+    expect(exported.dependencies).toEqual([
+      {
+        feature: 'checkout-v2-express',
+        dependencies: [{ feature: 'checkout-v2', enabled: true, variants: ['a'] }],
+      },
+    ]);
+    const country = await expectStatus(t.admin.get('/api/admin/context/country'), 200);
+    expect(country.body.legalValues).toEqual([
+      { value: 'de', description: 'Germany' },
+      { value: 'fr' },
+    ]);
+    const area = await expectStatus(t.admin.get('/api/admin/tag-types/area'), 200);
+    expect(area.body).toEqual({ name: 'area', description: 'Part of the shop', icon: null });
+  });
+});
