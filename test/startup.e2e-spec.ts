@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -6,6 +6,19 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 const ROOT = join(__dirname, '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 
+/** Runs a command to completion without blocking the event loop (unlike spawnSync). */
+function run(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; encoding: 'utf8'; timeout: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, options, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -97,7 +110,9 @@ describe('the first start and a lost admin token', () => {
     });
     expect(login.status).toBe(200);
 
-    const minted = spawnSync(
+    // Asynchronously: a blocked event loop would keep the client's idle socket past the server's
+    // keep-alive timeout, and its next request would meet a closed connection.
+    const minted = await run(
       process.execPath,
       [...TS_NODE, join(ROOT, 'src', 'admin-cli.ts'), 'create-token', '--name', 'lost-the-first'],
       { env, encoding: 'utf8', timeout: 60000 },

@@ -1,3 +1,4 @@
+import { ApiErrors } from '../common/api-errors.decorator';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal } from './auth.decorators';
@@ -6,6 +7,7 @@ import { MeService } from './me.service';
 import type { Principal } from './permissions';
 
 @ApiTags('Users')
+@ApiErrors(401, 403)
 @Controller('api/admin/user')
 export class MeController {
   constructor(private readonly me: MeService) {}

@@ -39,6 +39,7 @@ export class ContextFieldsController {
     operationId: 'getStrategiesByContextField',
   })
   @ApiOkResponse({ type: ContextFieldStrategiesDto })
+  @ApiErrors(404)
   strategies(@Param('name') name: string): Promise<ContextFieldStrategiesDto> {
     return this.fields.strategies(name);
   }

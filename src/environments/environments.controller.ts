@@ -41,6 +41,7 @@ export class EnvironmentsController {
     operationId: 'getProjectEnvironments',
   })
   @ApiOkResponse({ type: ProjectEnvironmentListDto })
+  @ApiErrors(404)
   ofProject(@Param('id') id: string): Promise<ProjectEnvironmentListDto> {
     return this.environments.ofProject(id);
   }

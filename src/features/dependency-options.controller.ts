@@ -1,9 +1,11 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DependenciesService } from './dependencies.service';
+import { ApiErrors } from '../common/api-errors.decorator';
 
 /** What Unleash's feature page asks about dependencies before one is added. */
 @ApiTags('Feature dependencies')
+@ApiErrors(401, 403)
 @Controller('api/admin/projects/:projectId')
 export class DependencyOptionsController {
   constructor(private readonly dependencies: DependenciesService) {}
@@ -14,6 +16,7 @@ export class DependencyOptionsController {
     operationId: 'checkDependenciesExist',
   })
   @ApiOkResponse({ type: Boolean })
+  @ApiErrors(404)
   exist(@Param('projectId') projectId: string): Promise<boolean> {
     return this.dependencies.anyInProject(projectId);
   }
@@ -24,6 +27,7 @@ export class DependencyOptionsController {
     operationId: 'listParentOptions',
   })
   @ApiOkResponse({ type: [String] })
+  @ApiErrors(404)
   parents(@Param('projectId') projectId: string, @Param('child') child: string): Promise<string[]> {
     return this.dependencies.parentOptions(projectId, child);
   }
@@ -34,6 +38,7 @@ export class DependencyOptionsController {
     operationId: 'listParentVariantOptions',
   })
   @ApiOkResponse({ type: [String] })
+  @ApiErrors(404)
   parentVariants(
     @Param('projectId') projectId: string,
     @Param('parent') parent: string,

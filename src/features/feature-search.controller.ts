@@ -2,8 +2,10 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FeatureSearchQueryDto, FeatureSearchResultDto } from './dto/feature-search.dto';
 import { FeatureSearchService } from './feature-search.service';
+import { ApiErrors } from '../common/api-errors.decorator';
 
 @ApiTags('Search')
+@ApiErrors(401, 403)
 @Controller('api/admin/search/features')
 export class FeatureSearchController {
   constructor(private readonly search: FeatureSearchService) {}

@@ -50,6 +50,7 @@ export class FeatureTagsController {
   })
   @ApiOkResponse({ type: TagListDto, description: "The feature's tags afterwards" })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiErrors(404, ...BODY_ERRORS)
   update(@Param('name') name: string, @Body() dto: UpdateFeatureTagsDto): Promise<TagListDto> {
     return this.tags.update(name, dto);
   }

@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FeatureTypeDto, FeatureTypeListDto } from './dto/feature-type.dto';
 import type { FeatureType } from './feature.entity';
+import { ApiErrors } from '../common/api-errors.decorator';
 
 /**
  * The feature types are fixed (rules.md §7); the expected lifetimes are Unleash's defaults, which
@@ -41,6 +42,7 @@ const FEATURE_TYPE_RECORDS: Array<FeatureTypeDto & { id: FeatureType }> = [
 ];
 
 @ApiTags('Features')
+@ApiErrors(401, 403)
 @Controller('api/admin/feature-types')
 export class FeatureTypesController {
   @Get()

@@ -2,8 +2,10 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LifecycleCountDto } from './dto/feature-type.dto';
 import { LifecycleStore } from './lifecycle.store';
+import { ApiErrors } from '../common/api-errors.decorator';
 
 @ApiTags('Feature lifecycle')
+@ApiErrors(401, 403)
 @Controller('api/admin/lifecycle')
 export class LifecycleCountController {
   constructor(private readonly lifecycle: LifecycleStore) {}

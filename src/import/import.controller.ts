@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBody,
-  ApiForbiddenResponse,
+  ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/permissions';
 import { ImportRequestDto } from './dto/import-request.dto';
@@ -20,6 +21,7 @@ import { ImportService } from './import.service';
  * (Unleash's `links`) before validating the rest against ImportRequestDto.
  */
 @ApiTags('Import')
+@ApiErrors(401, 403, ...BODY_ERRORS)
 @Controller('api/admin/features-batch')
 export class ImportController {
   constructor(private readonly imports: ImportService) {}
@@ -31,7 +33,11 @@ export class ImportController {
     type: ImportValidationDto,
     description: 'What an import would do; nothing is written',
   })
-  @ApiBadRequestResponse({ description: 'Not an import body, or unknown project or environment' })
+  @ApiOperation({
+    summary: 'Validate an import: its errors, warnings and missing permissions',
+    operationId: 'validateImport',
+  })
+  @ApiErrors(...BODY_ERRORS)
   async validate(
     @Body() body: unknown,
     @CurrentPrincipal() principal: Principal,
@@ -40,13 +46,14 @@ export class ImportController {
   }
 
   @Post('import')
-  @HttpCode(200)
+  @HttpCode(204)
   @ApiBody({ type: ImportRequestDto })
-  @ApiOkResponse({ description: 'Imported, in one transaction (empty body, as Unleash)' })
-  @ApiBadRequestResponse({
-    description: 'The validate document’s errors (`errors`); nothing written',
+  @ApiOperation({
+    summary: 'Import features into a project and environment, in one transaction',
+    operationId: 'importFeatures',
   })
-  @ApiForbiddenResponse({ description: 'The permissions the import needs and the token lacks' })
+  @ApiNoContentResponse({ description: 'Imported (Unleash answers 200 with an empty body)' })
+  @ApiErrors(...BODY_ERRORS)
   async import(@Body() body: unknown, @CurrentPrincipal() principal: Principal): Promise<void> {
     await this.imports.import(await this.imports.parse(body), principal);
   }

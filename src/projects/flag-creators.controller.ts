@@ -2,6 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { FlagCreatorDto } from './dto/flag-creator.dto';
 import { ProjectsService } from './projects.service';
+import { ApiErrors } from '../common/api-errors.decorator';
 
 /**
  * The people who created the project's flags, for the feature list's "created by" filter. There
@@ -9,6 +10,7 @@ import { ProjectsService } from './projects.service';
  * is an empty list; the users issue fills it.
  */
 @ApiTags('Projects')
+@ApiErrors(401, 403)
 @Controller('api/admin/projects/:id/flag-creators')
 export class FlagCreatorsController {
   constructor(private readonly projects: ProjectsService) {}
@@ -19,6 +21,7 @@ export class FlagCreatorsController {
     operationId: 'getFlagCreators',
   })
   @ApiOkResponse({ type: [FlagCreatorDto] })
+  @ApiErrors(404)
   async list(@Param('id') id: string): Promise<FlagCreatorDto[]> {
     await this.projects.assertExists(id);
     return [];

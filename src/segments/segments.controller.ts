@@ -32,6 +32,7 @@ export class SegmentsController {
     operationId: 'getSegmentsByStrategyId',
   })
   @ApiOkResponse({ type: SegmentListDto })
+  @ApiErrors(404)
   ofStrategy(@Param('strategyId') strategyId: string): Promise<SegmentListDto> {
     return this.segments.ofStrategy(strategyId);
   }
@@ -42,6 +43,7 @@ export class SegmentsController {
     operationId: 'getStrategiesBySegmentId',
   })
   @ApiOkResponse({ type: SegmentStrategiesDto })
+  @ApiErrors(404)
   strategies(@Param('id', ParseIdPipe) id: number): Promise<SegmentStrategiesDto> {
     return this.segments.strategiesUsing(id);
   }

@@ -4,8 +4,10 @@ import { RequirePermission } from '../auth/auth.decorators';
 import { CreateTagDto } from './dto/create-tag.dto';
 import { TagListDto, TagWithVersionDto } from './dto/tag.dto';
 import { TagsService } from './tags.service';
+import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 
 @ApiTags('Tags')
+@ApiErrors(401, 403)
 @Controller('api/admin/tags')
 export class TagsController {
   constructor(private readonly tags: TagsService) {}
@@ -20,6 +22,7 @@ export class TagsController {
   @Get(':type')
   @ApiOperation({ summary: 'List the tags of a tag type', operationId: 'getTagsByType' })
   @ApiOkResponse({ type: TagListDto })
+  @ApiErrors(404)
   listOfType(@Param('type') type: string): Promise<TagListDto> {
     return this.tags.listOfType(type);
   }
@@ -29,6 +32,7 @@ export class TagsController {
   @ApiOperation({ summary: 'Create a tag', operationId: 'createTag' })
   @ApiCreatedResponse({ type: TagWithVersionDto })
   @RequirePermission('UPDATE_FEATURE')
+  @ApiErrors(...BODY_ERRORS)
   create(@Body() dto: CreateTagDto): Promise<TagWithVersionDto> {
     return this.tags.create(dto);
   }
