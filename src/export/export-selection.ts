@@ -3,16 +3,7 @@ import type { Dialect } from '../database/sql-dialect';
 import type { ExportSelection } from '../features/features.store';
 import type { ExportQueryDto } from './dto/export-query.dto';
 
-<<<<<<< HEAD
 export type { ExportSelection } from '../features/features.store';
-=======
-/** Which features an export selects: the first rule of rules.md §6 that applies. */
-export type ExportSelection =
-  | { rule: 'tag'; tag: string }
-  | { rule: 'names'; names: string[] }
-  | { rule: 'project'; projectId: string }
-  | { rule: 'all' };
->>>>>>> docs
 
 /**
  * tag → non-empty features → project → `features: []` alone. A selector below the rule that

@@ -9,13 +9,8 @@ import { ExportController } from './export.controller';
 import { ExportService } from './export.service';
 
 /**
-<<<<<<< HEAD
  * The export of rules.md §6. It reads the other modules' tables through their stores, each with a
  * set-based read inside one read transaction; nothing imports this module.
-=======
- * The export of rules.md §6. It reads the tables of the other modules directly, with set-based
- * raw queries inside one read transaction; nothing imports this module.
->>>>>>> docs
  */
 @Module({
   imports: [
