@@ -10,6 +10,9 @@ const esmDependencies = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
 };
 module.exports = {
+  // Jest reads testTimeout only at the top level (a project's own value is ignored): the e2e specs
+  // drive whole apps over HTTP, and a loaded machine must not turn a slow setup into a failure.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -28,7 +31,6 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       ...esmDependencies,
       moduleFileExtensions: ['ts', 'js', 'json'],
-      testTimeout: 60000,
     },
   ],
 };
