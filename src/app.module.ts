@@ -9,7 +9,9 @@ import { RequestValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContextFieldsModule } from './context-fields/context-fields.module';
+import { boundDatabaseWaits } from './database/bounded-waits';
 import { buildDataSourceOptions } from './database/database-options';
+import { runMigrationsUnderLock } from './database/migration-lock.store';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
 import { ExportModule } from './export/export.module';
@@ -51,6 +53,9 @@ export class AppModule {
             ).initialize();
             if (dataSource.options.type === 'better-sqlite3')
               serializeSqliteTransactions(dataSource);
+            await runMigrationsUnderLock(dataSource);
+            // After the migrations, whose statements may rightly take longer than a request's.
+            boundDatabaseWaits(dataSource);
             return dataSource;
           },
         }),
