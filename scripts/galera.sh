@@ -64,6 +64,11 @@ skip-name-resolve
 binlog_format=ROW
 default_storage_engine=InnoDB
 innodb_autoinc_lock_mode=2
+# Refuse what Galera cannot replicate safely: tables without a primary key, non-InnoDB tables.
+wsrep_mode=REQUIRED_PRIMARY_KEY,STRICT_REPLICATION
+# Reads wait until the node has applied what the cluster committed before them, so a replica on
+# one node reads what another replica just wrote on another node (Flagkeeper relies on it).
+wsrep_sync_wait=1
 innodb_buffer_pool_size=64M
 innodb_log_file_size=16M
 performance_schema=OFF
