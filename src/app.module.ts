@@ -9,8 +9,10 @@ import { RequestValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ContextFieldsModule } from './context-fields/context-fields.module';
+import { boundDatabaseWaits } from './database/bounded-waits';
 import { buildDataSourceOptions } from './database/database-options';
 import { FlagkeeperDataSource } from './database/flagkeeper-data-source';
+import { runMigrationsUnderLock } from './database/migration-lock.store';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
 import { EnvironmentsModule } from './environments/environments.module';
 import { EventsModule } from './events/events.module';
@@ -57,6 +59,9 @@ export class AppModule {
             ).initialize();
             if (dataSource.options.type === 'better-sqlite3')
               serializeSqliteTransactions(dataSource);
+            await runMigrationsUnderLock(dataSource);
+            // After the migrations, whose statements may rightly take longer than a request's.
+            boundDatabaseWaits(dataSource);
             return dataSource;
           },
         }),

@@ -2,10 +2,16 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
 import { expectErrorRecord, startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase, testDatabaseKind } from './support/test-database';
 
-/** A TCP proxy in front of the MySQL server that the test can cut and restore. */
+/**
+ * A TCP proxy in front of the MySQL server that the test can cut and restore, or stall: while
+ * stalled it keeps every socket open and accepts new ones but forwards nothing, as a stopped
+ * database process (SIGSTOP) behaves; resuming delivers what was held back.
+ */
 class CuttableProxy {
   private server?: Server;
   private sockets = new Set<Socket>();
+  private stalled = false;
+  private held: Array<() => void> = [];
   port = 0;
 
   constructor(
@@ -22,10 +28,28 @@ class CuttableProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => s.destroy());
       }
-      client.pipe(upstream).pipe(client);
+      this.forward(client, upstream);
+      this.forward(upstream, client);
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  private forward(from: Socket, to: Socket): void {
+    from.on('data', (chunk) => {
+      if (this.stalled) this.held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
+    from.on('end', () => to.end());
+  }
+
+  stall(): void {
+    this.stalled = true;
+  }
+
+  resume(): void {
+    this.stalled = false;
+    for (const send of this.held.splice(0)) send();
   }
 
   async cut(): Promise<void> {
@@ -35,6 +59,9 @@ class CuttableProxy {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }
+
+/** A generous bound for "an answer arrived at all"; the measured times are in docs/. */
+const ANSWERED_WITHIN_MS = 15000;
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 20000): Promise<boolean> {
   const until = Date.now() + timeoutMs;
@@ -76,6 +103,45 @@ if (testDatabaseKind() === 'mysql') {
       expectErrorRecord(await t.admin.get('/api/admin/roles'), 503, 'ServiceUnavailableError');
 
       await proxy.open();
+      expect(await eventually(async () => (await t.http.get('/health')).status === 200)).toBe(true);
+      await t.admin.get('/api/admin/roles').expect(200);
+    });
+
+    it('answers 503 while the database is stalled, /health too, and recovers without a restart', async () => {
+      await t.admin.get('/api/admin/roles').expect(200);
+      proxy.stall();
+      try {
+        const started = Date.now();
+        const timed = async (req: ReturnType<typeof t.http.get>) => {
+          const res = await req.timeout({ response: ANSWERED_WITHIN_MS });
+          return { res, ms: Date.now() - started };
+        };
+        // More requests than the pool has connections (10), so some wait for a connection.
+        const requests = [
+          ...Array.from({ length: 12 }, () => timed(t.admin.get('/api/admin/roles'))),
+          timed(t.admin.post('/api/admin/projects', { id: 'stalled', name: 'stalled' })),
+          timed(t.http.get('/health')),
+        ];
+        const answers = await Promise.all(requests);
+        for (const { res } of answers) expectErrorRecord(res, 503, 'ServiceUnavailableError');
+        if (process.env.REPORT_OUTAGE_TIMINGS) {
+          const ms = answers.map((a) => a.ms);
+          process.stdout.write(
+            `stalled: requests answered 503 after ${Math.min(...ms)}-${Math.max(...ms)} ms, /health after ${answers[answers.length - 1].ms} ms\n`,
+          );
+        }
+        // While still stalled, with the pool's connections gone, /health answers on its own.
+        const healthStarted = Date.now();
+        const health = await t.http.get('/health').timeout({ response: ANSWERED_WITHIN_MS });
+        expectErrorRecord(health, 503, 'ServiceUnavailableError');
+        if (process.env.REPORT_OUTAGE_TIMINGS) {
+          process.stdout.write(
+            `stalled: a later /health answered after ${Date.now() - healthStarted} ms\n`,
+          );
+        }
+      } finally {
+        proxy.resume();
+      }
       expect(await eventually(async () => (await t.http.get('/health')).status === 200)).toBe(true);
       await t.admin.get('/api/admin/roles').expect(200);
     });

@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../config/app-config';
+import { CONNECT_TIMEOUT_MS } from './bounded-waits';
 import { MIGRATIONS } from './migrations';
 
 /**
- * TypeORM options for either database. The schema always comes from migrations, run at start,
- * never from entity synchronisation.
+ * TypeORM options for either database. The schema always comes from migrations, never from entity
+ * synchronisation. The app runs them at start under a database lock (migration-lock.store.ts),
+ * so TypeORM's own migrationsRun, which takes no lock, stays off.
  */
 export function buildDataSourceOptions(
   database: DatabaseConfig,
@@ -15,7 +17,7 @@ export function buildDataSourceOptions(
   const common = {
     entities,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    migrationsRun: false,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: false,
@@ -41,8 +43,9 @@ export function buildDataSourceOptions(
     charset: 'utf8mb4_bin',
     supportBigNumbers: true,
     bigNumberStrings: false,
-    // Fail fast while the database is down so requests answer 503 instead of hanging.
-    connectTimeout: 5000,
+    // Fail fast while the database is down or stalled so requests answer 503 instead of hanging;
+    // pool acquire and statement timeouts are added once migrations have run (bounded-waits.ts).
+    connectTimeout: CONNECT_TIMEOUT_MS,
     extra: { connectionLimit: database.poolSize, waitForConnections: true, queueLimit: 0 },
   };
 }

@@ -31,4 +31,6 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   events: 'events',
   // A temporary table of one export's feature names, created and dropped inside its transaction.
   export_selection: 'export',
+  // The lock row that serialises migrations on Galera (migration-lock.store.ts); not a migration.
+  migrations_lock: 'database',
 };
