@@ -11,6 +11,7 @@ import { ConfigModule } from './config/config.module';
 import { ContextFieldsModule } from './context-fields/context-fields.module';
 import { buildDataSourceOptions } from './database/database-options';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
+import { retryTransientConflicts } from './database/transient-retry';
 import { EnvironmentsModule } from './environments/environments.module';
 import { ExportModule } from './export/export.module';
 import { FeaturesModule } from './features/features.module';
@@ -51,6 +52,7 @@ export class AppModule {
             ).initialize();
             if (dataSource.options.type === 'better-sqlite3')
               serializeSqliteTransactions(dataSource);
+            retryTransientConflicts(dataSource);
             return dataSource;
           },
         }),
