@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
+import { ContextFieldsStore } from './context-fields.store';
 import { ContextFieldDto } from './dto/context-field.dto';
 import {
   CreateContextFieldDto,
@@ -32,6 +33,8 @@ export class ContextFieldsService {
     @InjectRepository(ContextField) private readonly fields: Repository<ContextField>,
     private readonly strategies: StrategiesStore,
     private readonly segments: SegmentsStore,
+    private readonly store: ContextFieldsStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** A bare array, as Unleash answers it, by sortOrder then name. */
@@ -70,22 +73,30 @@ export class ContextFieldsService {
     return this.map({ ...field, ...changes });
   }
 
-  /** Refuses (409) while a strategy or segment constraint names the field. */
+  /**
+   * Refuses (409) while a strategy or segment constraint names the field. The field is locked
+   * first, so a constraint being written at the same moment is either committed before the check
+   * sees it or refused for naming a deleted field (ConstraintValidator.holdFields).
+   */
   async remove(name: string): Promise<void> {
-    await this.findOrFail(name);
-    const needle = constraintNeedle(name);
-    if (await this.strategies.anyConstraintContaining(needle)) {
-      throw new ConflictError(
-        `The context field ${name} is used by strategy constraints; remove them first`,
-      );
-    }
-    const segment = await this.segments.firstWithConstraintContaining(needle);
-    if (segment !== null) {
-      throw new ConflictError(
-        `The context field ${name} is used by the constraints of segment ${segment}`,
-      );
-    }
-    await this.fields.delete({ name });
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.store.lockForUpdate(name, manager))) {
+        throw NotFoundError.named('context field', name);
+      }
+      const needle = constraintNeedle(name);
+      if (await this.strategies.anyConstraintContaining(needle, manager)) {
+        throw new ConflictError(
+          `The context field ${name} is used by strategy constraints; remove them first`,
+        );
+      }
+      const segment = await this.segments.firstWithConstraintContaining(needle, manager);
+      if (segment !== null) {
+        throw new ConflictError(
+          `The context field ${name} is used by the constraints of segment ${segment}`,
+        );
+      }
+      await manager.delete(ContextField, { name });
+    });
   }
 
   private async findOrFail(name: string): Promise<ContextField> {
