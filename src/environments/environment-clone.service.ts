@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
-import { NameExistsError, ValidationError } from '../common/errors';
+import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { AuthStore } from '../auth/auth.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { StrategiesStore } from '../features/strategies.store';
@@ -36,7 +36,10 @@ export class EnvironmentCloneService {
     const projectIds = await this.chooseProjects(sourceName, dto.projects);
     try {
       return await this.dataSource.transaction(async (manager) => {
-        await this.copy(manager, source.name, source.sortOrder, dto, projectIds);
+        const locked = await this.store.lockForUpdate(source.name, manager);
+        // Deleted since the lookup above, by a request that got the lock first.
+        if (!locked) throw NotFoundError.named('environment', sourceName);
+        await this.copy(manager, source.name, locked.sortOrder, dto, projectIds);
         return this.environments.getRecord(dto.name, manager);
       });
     } catch (error) {
