@@ -6,6 +6,7 @@ import { ApiTokensService } from './api-tokens.service';
 import { EnvironmentsStoreModule } from '../environments/environments-store.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { AuthGuard } from './auth.guard';
+import { AuthVersionRow } from './auth-version.entity';
 import { AuthStoreModule } from './auth-store.module';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
@@ -15,7 +16,7 @@ import { RolesService } from './roles.service';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ApiToken, Role, RolePermission]),
+    TypeOrmModule.forFeature([ApiToken, AuthVersionRow, Role, RolePermission]),
     AuthStoreModule,
     EnvironmentsStoreModule,
     ProjectsModule,

@@ -22,6 +22,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   roles: 'auth',
   role_permissions: 'auth',
   api_tokens: 'auth',
+  auth_version: 'auth',
   feedback: 'feedback',
   // A temporary table of one export's feature names, created and dropped inside its transaction.
   export_selection: 'export',

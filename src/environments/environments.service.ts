@@ -9,12 +9,16 @@ import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { Environment } from './environment.entity';
 import { EnvironmentsStore } from './environments.store';
 import { assertSameAsPath } from '../common/naming';
+import { AuthStore } from '../auth/auth.store';
+import { AuthVersion } from '../auth/auth-version.service';
 
 @Injectable()
 export class EnvironmentsService {
   constructor(
     @InjectRepository(Environment) private readonly environments: Repository<Environment>,
     private readonly store: EnvironmentsStore,
+    private readonly auth: AuthStore,
+    private readonly authVersion: AuthVersion,
   ) {}
 
   /** For routes that name an environment in the path: the environment, or 404. */
@@ -76,7 +80,13 @@ export class EnvironmentsService {
   async remove(name: string): Promise<void> {
     const environment = await this.findOrFail(name);
     this.refuseProtected(environment, 'deleted');
-    await this.environments.delete({ name });
+    // Role permissions scoped to the environment go with it (ON DELETE CASCADE): cached tokens
+    // must not keep them for an environment created later under the same name.
+    await this.environments.manager.transaction(async (manager) => {
+      await manager.delete(Environment, { name });
+      await this.auth.bumpVersion(manager);
+    });
+    this.authVersion.changed();
   }
 
   /** Switches the environment on or off; allowed for protected environments too. */

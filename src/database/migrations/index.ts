@@ -1,5 +1,10 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { SeedDefaults1763700000001 } from './1763700000001-seed-defaults';
+import { AuthVersion1764000000000 } from './1764000000000-auth-version';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
-export const MIGRATIONS = [InitialSchema1763700000000, SeedDefaults1763700000001];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  SeedDefaults1763700000001,
+  AuthVersion1764000000000,
+];
