@@ -14,6 +14,7 @@ import { buildDataSourceOptions } from './database/database-options';
 import { FlagkeeperDataSource } from './database/flagkeeper-data-source';
 import { runMigrationsUnderLock } from './database/migration-lock.store';
 import { serializeSqliteTransactions } from './database/sqlite-serializer';
+import { retryTransientConflicts } from './database/transient-retry';
 import { EnvironmentsModule } from './environments/environments.module';
 import { EventsModule } from './events/events.module';
 import { ExportModule } from './export/export.module';
@@ -62,6 +63,8 @@ export class AppModule {
             await runMigrationsUnderLock(dataSource);
             // After the migrations, whose statements may rightly take longer than a request's.
             boundDatabaseWaits(dataSource);
+            // Retries deadlocks, lock-wait timeouts and Galera certification failures.
+            retryTransientConflicts(dataSource);
             return dataSource;
           },
         }),

@@ -342,6 +342,16 @@ describe('roles', () => {
     );
   });
 
+  it('answers 400, not 500, to a permission that is not an object (issue 13, D9)', async () => {
+    for (const permissions of [[[]], [['CREATE_PROJECT']], ['CREATE_PROJECT'], [null]]) {
+      const res = await t.admin.post('/api/admin/roles', { name: 'nested', permissions });
+      expect(expectErrorRecord(res, 400, 'ValidationError').details?.[0].path).toMatch(
+        /^\/body\/permissions/,
+      );
+    }
+    expect(await t.dataSource.query(`SELECT id FROM roles WHERE name = 'nested'`)).toEqual([]);
+  });
+
   it('refuses to delete a role that a token uses', async () => {
     const role = await t.admin
       .post('/api/admin/roles', { name: 'in-use', permissions: [] })

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { ProjectsService } from '../projects/projects.service';
 import { APP_CONFIG } from '../config/config.module';
@@ -10,6 +10,8 @@ import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 import { ApiTokenCreatedDto, ApiTokenDto } from './dto/api-token.dto';
 import { hasPermission, PermissionGrant, Principal } from './permissions';
+import { AuthStore } from './auth.store';
+import { AuthVersion } from './auth-version.service';
 import { RolesService } from './roles.service';
 import { hashToken, newTokenString } from './token-secrets';
 
@@ -29,8 +31,12 @@ function tokenIdOf(ref: string): number {
   return id;
 }
 
-/** How long a resolved token is trusted without asking the database again. */
-export const TOKEN_CACHE_TTL_MS = 5000;
+/**
+ * The longest a resolved token is kept. Changes do not wait for it: the auth version drops the
+ * whole cache within AUTH_VERSION_CHECK_MS (see AuthVersion); this only bounds what a change
+ * made outside the API (a row edited by hand) can leave behind.
+ */
+export const TOKEN_CACHE_TTL_MS = 60_000;
 
 interface CacheEntry {
   principal: Principal;
@@ -41,18 +47,23 @@ interface CacheEntry {
 export class ApiTokensService implements OnApplicationBootstrap {
   private readonly logger = new Logger('ApiTokens');
   /**
-   * Per-process cache of resolved tokens, keyed by hash. A revocation clears it at once on the
-   * process that revoked; other replicas see it within TOKEN_CACHE_TTL_MS.
+   * Per-process cache of resolved tokens, keyed by hash, valid for one auth version: a change to
+   * tokens or roles empties it at once on the process that made it, and on other replicas within
+   * AUTH_VERSION_CHECK_MS.
    */
   private readonly cache = new Map<string, CacheEntry>();
   private readonly loading = new Map<string, Promise<Principal | null>>();
   private generatedSecret: string | null = null;
+  private cacheVersion: number | null = null;
 
   constructor(
     @InjectRepository(ApiToken) private readonly tokens: Repository<ApiToken>,
     private readonly environments: EnvironmentsStore,
     private readonly projects: ProjectsService,
     private readonly roles: RolesService,
+    private readonly version: AuthVersion,
+    private readonly store: AuthStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -70,6 +81,13 @@ export class ApiTokensService implements OnApplicationBootstrap {
   /** Resolves a raw token string to its principal, or null when it is unknown or expired. */
   async authenticate(token: string): Promise<Principal | null> {
     const hash = hashToken(token);
+    const version = await this.version.current();
+    if (version !== this.cacheVersion) {
+      // Loads in flight drop their answers too (see loadOnce).
+      this.cache.clear();
+      this.loading.clear();
+      this.cacheVersion = version;
+    }
     const now = Date.now();
     const cached = this.cache.get(hash);
     let principal: Principal | null;
@@ -126,9 +144,13 @@ export class ApiTokensService implements OnApplicationBootstrap {
       select: { id: true, secretHash: true },
     });
     if (!row) throw NotFoundError.named('API token', id, 'id');
-    await this.tokens.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(ApiToken, { id });
+      await this.store.bumpVersion(manager);
+    });
     this.cache.delete(row.secretHash);
     this.loading.delete(row.secretHash);
+    this.version.changed();
   }
 
   /** Creates the configured admin tokens, or prints a new one when no admin token exists at all. */

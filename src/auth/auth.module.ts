@@ -7,6 +7,7 @@ import { EnvironmentsStoreModule } from '../environments/environments-store.modu
 import { ProjectsModule } from '../projects/projects.module';
 import { UsersModule } from '../users/users.module';
 import { AuthGuard } from './auth.guard';
+import { AuthVersionRow } from './auth-version.entity';
 import { AuthStoreModule } from './auth-store.module';
 import { MeController } from './me.controller';
 import { MeService } from './me.service';
@@ -18,7 +19,7 @@ import { RolesService } from './roles.service';
 @Global()
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ApiToken, Role, RolePermission]),
+    TypeOrmModule.forFeature([ApiToken, AuthVersionRow, Role, RolePermission]),
     AuthStoreModule,
     EnvironmentsStoreModule,
     ProjectsModule,

@@ -17,7 +17,11 @@ export function sdkTokensCountSql(envColumn: string): string {
 export class AuthStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The clone's copy of the permissions scoped to `source` (rules.md §4). */
+  /**
+   * The clone's copy of the permissions scoped to `source` (rules.md §4). Tokens bound to those
+   * roles gain rights, so the auth version moves with it (call AuthVersion.changed() after the
+   * commit).
+   */
   async copyEnvironmentPermissions(
     tx: EntityManager,
     source: string,
@@ -28,6 +32,20 @@ export class AuthStore {
        SELECT role_id, permission, ? FROM role_permissions WHERE environment_name = ?`,
       [target, source],
     );
+    await this.bumpVersion(tx);
+  }
+
+  /** Marks, in the transaction of a change to tokens, roles or permissions, that caches are stale. */
+  async bumpVersion(tx: EntityManager): Promise<void> {
+    await tx.query(`UPDATE auth_version SET version = version + 1 WHERE id = 1`);
+  }
+
+  /** The current auth version (one primary-key read). */
+  async version(): Promise<number> {
+    const [row]: Array<{ version: unknown }> = await this.dataSource.query(
+      `SELECT version FROM auth_version WHERE id = 1`,
+    );
+    return Number(row?.version ?? 0);
   }
 
   /** Whether a token is bound to the role. */

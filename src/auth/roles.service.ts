@@ -8,6 +8,7 @@ import { CreateRoleDto, UpdateRoleDto } from './dto/create-role.dto';
 import { RoleDto } from './dto/role.dto';
 import { ENVIRONMENT_PERMISSIONS, Permission, PermissionGrant } from './permissions';
 import { AuthStore } from './auth.store';
+import { AuthVersion } from './auth-version.service';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
 
@@ -19,6 +20,7 @@ export class RolesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: AuthStore,
     private readonly environments: EnvironmentsStore,
+    private readonly version: AuthVersion,
   ) {}
 
   async grantsOf(roleId: number): Promise<PermissionGrant[]> {
@@ -103,12 +105,15 @@ export class RolesService {
               grants.map((grant) => ({ roleId: id, ...grant })),
             );
           }
+          // Tokens bound to the role now hold other rights: every replica's cache is stale.
+          await this.store.bumpVersion(manager);
         }
       });
     } catch (error) {
       if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('role', dto.name);
       throw error;
     }
+    if (grants) this.version.changed();
     return this.get(id);
   }
 
@@ -117,7 +122,11 @@ export class RolesService {
     this.refuseRoot(role);
     if (await this.store.roleHasTokens(id))
       throw new ConflictError(`The role ${role.name} is used by API tokens; delete them first`);
-    await this.roles.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.delete(Role, { id });
+      await this.store.bumpVersion(manager);
+    });
+    this.version.changed();
   }
 
   private refuseRoot(role: Role): void {

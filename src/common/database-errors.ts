@@ -48,6 +48,28 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_CANTOPEN',
 ]);
 
+// Conflicts between concurrent transactions that go away when the transaction is run again:
+// InnoDB deadlock (1213, also how Galera reports a failed certification) and lock wait timeout
+// (1205), and SQLite's busy file (another process holds the write lock past the busy timeout).
+const TRANSIENT_CONFLICT_CODES = new Set([
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_BUSY_RECOVERY',
+]);
+const TRANSIENT_CONFLICT_ERRNOS = new Set([1213, 1205]);
+
+export function isTransientConflict(error: unknown): boolean {
+  if (TRANSIENT_CONFLICT_CODES.has(codeOf(error) ?? '')) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { errno?: unknown; driverError?: { errno?: unknown } };
+  const errno = e.driverError?.errno ?? e.errno;
+  if (typeof errno === 'number' && TRANSIENT_CONFLICT_ERRNOS.has(errno)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /WSREP detected deadlock\/conflict/i.test(message);
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   return UNIQUE_CODES.has(codeOf(error) ?? '');
 }

@@ -5,6 +5,7 @@ import {
   isBadValue,
   isDatabaseUnavailable,
   isForeignKeyViolation,
+  isTransientConflict,
   isUniqueViolation,
 } from './database-errors';
 import {
@@ -128,6 +129,13 @@ function classify(
     if (fastifyError) return fastifyError;
   }
   if (isDatabaseUnavailable(exception)) return new ServiceUnavailableError();
+  // Normally retried in the data layer (database/transient-retry.ts); one that escapes it is
+  // still the database being busy, not a fault of the request.
+  if (isTransientConflict(exception)) {
+    return new ServiceUnavailableError(
+      'The database is busy with conflicting changes; try again shortly',
+    );
+  }
   // Safety nets for races that a service's own checks cannot exclude (two requests creating
   // the same name at once); services turn the expected cases into precise errors themselves.
   if (isUniqueViolation(exception))

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import {
   checkConstraints,
   Constraint,
@@ -9,6 +9,7 @@ import {
 } from '../common/constraints/constraint';
 import { ValidationError } from '../common/errors';
 import { ContextField } from './context-field.entity';
+import { ContextFieldsStore } from './context-fields.store';
 
 /**
  * Validates constraints (of segments and strategies) against the stored context fields, with one
@@ -16,7 +17,10 @@ import { ContextField } from './context-field.entity';
  */
 @Injectable()
 export class ConstraintValidator {
-  constructor(@InjectRepository(ContextField) private readonly fields: Repository<ContextField>) {}
+  constructor(
+    @InjectRepository(ContextField) private readonly fields: Repository<ContextField>,
+    private readonly store: ContextFieldsStore,
+  ) {}
 
   /** Which of these names are context fields (one query). */
   async existingNames(names: string[]): Promise<Set<string>> {
@@ -43,5 +47,30 @@ export class ConstraintValidator {
       throw ValidationError.listing(details, 'Invalid constraints');
     }
     return constraints;
+  }
+
+  /**
+   * Inside the transaction that stores these (already validated) constraints: share-locks the
+   * context fields they name, so that none can be deleted until the constraints are committed,
+   * and refuses them (400, as validate() would) when a field was deleted since validate() ran.
+   */
+  async holdFields(
+    constraints: Array<{ contextName: string }>,
+    pathPrefix: string,
+    tx: EntityManager,
+  ): Promise<void> {
+    const names = [...new Set(constraints.map((c) => c.contextName))];
+    const existing = await this.store.lockShared(names, tx);
+    const details = constraints.flatMap((c, index) =>
+      existing.has(c.contextName)
+        ? []
+        : [
+            {
+              path: `${pathPrefix}/${index}/contextName`,
+              message: `Unknown context field ${c.contextName}`,
+            },
+          ],
+    );
+    if (details.length > 0) throw ValidationError.listing(details, 'Invalid constraints');
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
-import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
 import { ContextFieldsStore } from './context-fields.store';
+import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
 import {
   CreateContextFieldDto,
   LegalValueDto,
@@ -34,6 +34,7 @@ export class ContextFieldsService {
     private readonly strategiesStore: StrategiesStore,
     private readonly segments: SegmentsStore,
     private readonly store: ContextFieldsStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** A bare array, as Unleash answers it, by sortOrder then name, with usage counts. */
@@ -79,22 +80,30 @@ export class ContextFieldsService {
     return this.get(name);
   }
 
-  /** Refuses (409) while a strategy or segment constraint names the field. */
+  /**
+   * Refuses (409) while a strategy or segment constraint names the field. The field is locked
+   * first, so a constraint being written at the same moment is either committed before the check
+   * sees it or refused for naming a deleted field (ConstraintValidator.holdFields).
+   */
   async remove(name: string): Promise<void> {
-    await this.findOrFail(name);
-    const needle = constraintNeedle(name);
-    if (await this.strategiesStore.anyConstraintContaining(needle)) {
-      throw new ConflictError(
-        `The context field ${name} is used by strategy constraints; remove them first`,
-      );
-    }
-    const segment = await this.segments.firstWithConstraintContaining(needle);
-    if (segment !== null) {
-      throw new ConflictError(
-        `The context field ${name} is used by the constraints of segment ${segment}`,
-      );
-    }
-    await this.fields.delete({ name });
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.store.lockForUpdate(name, manager))) {
+        throw NotFoundError.named('context field', name);
+      }
+      const needle = constraintNeedle(name);
+      if (await this.strategiesStore.anyConstraintContaining(needle, manager)) {
+        throw new ConflictError(
+          `The context field ${name} is used by strategy constraints; remove them first`,
+        );
+      }
+      const segment = await this.segments.firstWithConstraintContaining(needle, manager);
+      if (segment !== null) {
+        throw new ConflictError(
+          `The context field ${name} is used by the constraints of segment ${segment}`,
+        );
+      }
+      await manager.delete(ContextField, { name });
+    });
   }
 
   private async findOrFail(name: string): Promise<ContextField> {

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonStrings, jsonRecords } from '../database/sql-dialect';
-import { parseJson, toBoolean, toIso, toNumber } from '../database/sql-values';
+import {
+  Dialect,
+  dialectOf,
+  forShare,
+  forUpdate,
+  jsonRecords,
+  jsonStrings,
+} from '../database/sql-dialect';
+import { parseJson, placeholders, toBoolean, toIso, toNumber } from '../database/sql-values';
 import { contextFieldUsageCountSql } from '../features/strategies.store';
 import type { ContextFieldDto } from './dto/context-field.dto';
 import type { LegalValueDto } from './dto/create-context-field.dto';
@@ -57,6 +64,30 @@ export class ContextFieldsStore {
       usedInProjects: toNumber(row.used_in_projects),
       legalValues: parseJson<LegalValueDto[]>(row.legal_values, []),
     }));
+  }
+
+  /**
+   * Which of these fields exist, share-locked until the transaction ends: a constraint written
+   * in the same transaction names fields that cannot be deleted before it is committed, and a
+   * delete that got there first is seen (docs/decisions-concurrency.md).
+   */
+  async lockShared(names: string[], tx: EntityManager): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const rows: Array<{ name: string }> = await tx.query(
+      `SELECT name FROM context_fields WHERE name IN (${placeholders(names)})
+        ORDER BY name${forShare(this.dialect)}`,
+      names,
+    );
+    return new Set(rows.map((row) => row.name));
+  }
+
+  /** Locks the field for a delete; false when it does not exist. */
+  async lockForUpdate(name: string, tx: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT name FROM context_fields WHERE name = ?${forUpdate(this.dialect)}`,
+      [name],
+    );
+    return rows.length > 0;
   }
 
   /** The export's read: these fields (few: their names go as one JSON parameter). */

@@ -57,3 +57,21 @@ export function upsertTail(dialect: Dialect, key: string[], update: string[]): s
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 }
+
+/**
+ * The clause that makes a SELECT lock the rows it reads, exclusively, until its transaction
+ * ends: the way a write claims the rows that decide whether it is allowed (see
+ * docs/decisions-concurrency.md). SQLite needs none: serializeSqliteTransactions already runs
+ * one transaction at a time.
+ */
+export function forUpdate(dialect: Dialect): string {
+  return dialect === 'mysql' ? ' FOR UPDATE' : '';
+}
+
+/**
+ * The shared form of forUpdate: the rows may not change or vanish until the transaction ends,
+ * while other readers that share the lock go on. MariaDB and MySQL 8 both accept this spelling.
+ */
+export function forShare(dialect: Dialect): string {
+  return dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+}

@@ -23,6 +23,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   roles: 'auth',
   role_permissions: 'auth',
   api_tokens: 'auth',
+  auth_version: 'auth',
   feedback: 'feedback',
   users: 'users',
   user_sessions: 'users',

@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
-import { NameExistsError, ValidationError } from '../common/errors';
+import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { AuthStore } from '../auth/auth.store';
+import { AuthVersion } from '../auth/auth-version.service';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsStore } from '../projects/projects.store';
@@ -26,6 +27,7 @@ export class EnvironmentCloneService {
     private readonly featureEnvironments: FeatureEnvironmentsStore,
     private readonly strategies: StrategiesStore,
     private readonly auth: AuthStore,
+    private readonly authVersion: AuthVersion,
   ) {}
 
   /**
@@ -37,10 +39,16 @@ export class EnvironmentCloneService {
     const source = await this.environments.findOrFail(sourceName);
     const projectIds = await this.chooseProjects(sourceName, dto.projects);
     try {
-      return await this.dataSource.transaction(async (manager) => {
-        await this.copy(manager, source.name, source.sortOrder, dto, projectIds);
+      const record = await this.dataSource.transaction(async (manager) => {
+        const locked = await this.store.lockForUpdate(source.name, manager);
+        // Deleted since the lookup above, by a request that got the lock first.
+        if (!locked) throw NotFoundError.named('environment', sourceName);
+        await this.copy(manager, source.name, locked.sortOrder, dto, projectIds);
         return this.environments.getRecord(dto.name, manager);
       });
+      // The copied permissions moved the auth version (AuthStore.copyEnvironmentPermissions).
+      if (dto.clonePermissions ?? true) this.authVersion.changed();
+      return record;
     } catch (error) {
       // Two clones to one name: the loser's INSERT of the environment hits the primary key.
       if (isUniqueViolation(error)) throw NameExistsError.named('environment', dto.name);

@@ -15,6 +15,8 @@ import { EnvironmentsStore } from './environments.store';
 import { ProjectsService } from '../projects/projects.service';
 import { assertSameAsPath } from '../common/naming';
 import { EventsService } from '../events/events.service';
+import { AuthStore } from '../auth/auth.store';
+import { AuthVersion } from '../auth/auth-version.service';
 
 @Injectable()
 export class EnvironmentsService {
@@ -23,6 +25,8 @@ export class EnvironmentsService {
     @InjectRepository(Environment) private readonly environments: Repository<Environment>,
     private readonly store: EnvironmentsStore,
     private readonly projects: ProjectsService,
+    private readonly auth: AuthStore,
+    private readonly authVersion: AuthVersion,
   ) {}
 
   /** For routes that name an environment in the path: the environment, or 404. */
@@ -103,9 +107,13 @@ export class EnvironmentsService {
   async remove(name: string): Promise<void> {
     const environment = await this.findOrFail(name);
     this.refuseProtected(environment, 'deleted');
-    await this.events.write({ type: 'environment-deleted', environment: name }, (tx) =>
-      tx.delete(Environment, { name }),
-    );
+    // Role permissions scoped to the environment go with it (ON DELETE CASCADE): cached tokens
+    // must not keep them for an environment created later under the same name.
+    await this.events.write({ type: 'environment-deleted', environment: name }, async (tx) => {
+      await tx.delete(Environment, { name });
+      await this.auth.bumpVersion(tx);
+    });
+    this.authVersion.changed();
   }
 
   /** Switches the environment on or off; allowed for protected environments too. */

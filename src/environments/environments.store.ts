@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sdkTokensCountSql } from '../auth/auth.store';
+import { dialectOf, forUpdate } from '../database/sql-dialect';
 import { placeholders, sqlTimestamp, toBoolean, toNumber } from '../database/sql-values';
 import {
   enabledTogglesCountSql,
@@ -135,6 +136,20 @@ export class EnvironmentsStore {
       `SELECT MAX(sort_order) AS highest FROM environments`,
     );
     return row?.highest === null || row?.highest === undefined ? null : toNumber(row.highest);
+  }
+
+  /**
+   * Locks the environment until the transaction ends and returns its sortOrder, or null when it
+   * does not exist. A clone locks its source: clones of one source then run one at a time (two
+   * at once deadlocked copying its role permissions), and a delete of the source waits for the
+   * clone or makes it a 404.
+   */
+  async lockForUpdate(name: string, tx: EntityManager): Promise<{ sortOrder: number } | null> {
+    const [row]: Array<{ sort_order: unknown }> = await tx.query(
+      `SELECT sort_order FROM environments WHERE name = ?${forUpdate(dialectOf(this.dataSource))}`,
+      [name],
+    );
+    return row ? { sortOrder: toNumber(row.sort_order) } : null;
   }
 
   /** Inserts the clone's new environment (enabled, not protected). */

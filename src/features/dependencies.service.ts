@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
 import { ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
 import { ProjectsService } from '../projects/projects.service';
 import type { CreateDependencyDto } from './dto/create-dependency.dto';
 import type { DependencyDto } from './dto/feature.dto';
 import { FeatureDependency } from './feature-dependency.entity';
-import { FeatureLookup } from './feature-lookup';
+import { FeatureLookup, FeatureRef } from './feature-lookup';
 import { DependenciesStore } from './dependencies.store';
 import { FeatureReadModel } from './feature-read.model';
 import { EventsService } from '../events/events.service';
+import { FeaturesStore } from './features.store';
 
 /**
  * Parent features: a child is only on when its parents are. Dependencies are one level deep, as
@@ -26,6 +27,7 @@ export class DependenciesService {
     private readonly read: FeatureReadModel,
     private readonly store: DependenciesStore,
     private readonly projects: ProjectsService,
+    private readonly features: FeaturesStore,
   ) {}
 
   /**
@@ -54,7 +56,13 @@ export class DependenciesService {
     return this.read.dependencies(child);
   }
 
-  /** Adds a parent, or changes the condition on one the child already has (`created: false`). */
+  /**
+   * Adds a parent, or changes the condition on one the child already has (`created: false`).
+   * Both features are locked before anything that decides is read, so that two requests cannot
+   * both pass the checks on a state the other is changing: A → B and B → A at once (a cycle), a
+   * parent archived while it gains a child, or the same edge added twice (the second sees the
+   * first and answers "unchanged").
+   */
   async add(
     projectId: string,
     child: string,
@@ -71,11 +79,18 @@ export class DependenciesService {
         message: 'variants can only be required of a parent that must be enabled (enabled: true)',
       });
     }
-    details.push(...(await this.parentProblems(feature.projectId, child, dto.feature)));
-    if (details.length > 0) throw ValidationError.listing(details);
 
     const dependency = { child, parent: dto.feature, enabled, variants };
     const created = await this.dataSource.transaction(async (manager) => {
+      const locked = await this.features.lockRefs([child, dto.feature], manager);
+      const current = locked.find((ref) => ref.name === child);
+      // Only a concurrent delete or move can have changed these since the lookup above.
+      if (current?.projectId !== projectId) throw NotFoundError.named('feature', child);
+      this.lookup.assertActive(current, '/param/child');
+      const parent = locked.find((ref) => ref.name === dto.feature) ?? null;
+      details.push(...(await this.parentProblems(manager, projectId, child, dto.feature, parent)));
+      if (details.length > 0) throw ValidationError.listing(details);
+
       // Not `affected` of an UPDATE: MySQL may count only rows whose values changed.
       const key = { child, parent: dto.feature };
       const existed = await manager.exists(FeatureDependency, { where: key });
@@ -122,17 +137,16 @@ export class DependenciesService {
     });
   }
 
+  /** What keeps `parent` from becoming a parent of `child`; read under the lock of add(). */
   private async parentProblems(
+    manager: EntityManager,
     projectId: string,
     child: string,
     parentName: string,
+    parent: FeatureRef | null,
   ): Promise<ErrorDetail[]> {
     const at = '/body/feature';
     if (parentName === child) return [{ path: at, message: 'A feature cannot depend on itself' }];
-    const parent = await this.lookup.byName(parentName).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    });
     if (!parent) return [{ path: at, message: `Could not find feature with name ${parentName}` }];
     if (parent.archived) {
       return [{ path: at, message: `Feature ${parentName} is archived and cannot be a parent` }];
@@ -141,11 +155,11 @@ export class DependenciesService {
       return [
         {
           path: at,
-          message: `Feature ${parentName} is in project ${parent.projectId}; dependencies are only allowed within one project`,
+          message: `Feature ${parent.name} is in project ${parent.projectId}; dependencies are only allowed within one project`,
         },
       ];
     }
-    const rows = await this.store.touching(parentName, child);
+    const rows = await this.store.touching(parentName, child, manager);
     const problems: ErrorDetail[] = [];
     if (rows.some((row) => row.child === parentName)) {
       problems.push({

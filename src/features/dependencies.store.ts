@@ -34,16 +34,23 @@ export class DependenciesStore {
   }
 
   /** Edges that leave `parent` or enter `child`: what decides whether child → parent may be added. */
-  async touching(parent: string, child: string): Promise<Array<{ child: string; parent: string }>> {
-    return this.dataSource.query(
+  async touching(
+    parent: string,
+    child: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<Array<{ child: string; parent: string }>> {
+    return tx.query(
       `SELECT child, parent FROM feature_dependencies WHERE child = ? OR parent = ?`,
       [parent, child],
     );
   }
 
   /** The active features that depend on `parent`, by name. */
-  async activeChildren(parent: string): Promise<string[]> {
-    const rows: Array<{ child: string }> = await this.dataSource.query(
+  async activeChildren(
+    parent: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const rows: Array<{ child: string }> = await tx.query(
       `SELECT d.child FROM feature_dependencies d JOIN features f ON f.name = d.child
         WHERE d.parent = ? AND f.archived_at IS NULL ORDER BY d.child`,
       [parent],

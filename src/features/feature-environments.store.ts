@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { dialectOf, jsonRecords, upsertTail } from '../database/sql-dialect';
+import { Dialect, dialectOf, forUpdate, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import type { FeatureEnvironmentRow } from './feature-mappers';
@@ -29,7 +29,25 @@ export function projectEnabledTogglesCountSql(envColumn: string): string {
 /** The `feature_environments` table: each feature's switch and variants per environment. */
 @Injectable()
 export class FeatureEnvironmentsStore {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly dialect: Dialect;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+  }
+
+  /**
+   * Locks the feature's row in the environment until the transaction ends: the row that stands
+   * for the feature's strategy list there, so that strategy writes to one list run one at a time
+   * (a new strategy's sortOrder is read from the others). False when there is no row.
+   */
+  async lock(featureName: string, environment: string, tx: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT feature_name FROM feature_environments
+        WHERE feature_name = ? AND environment_name = ?${forUpdate(this.dialect)}`,
+      [featureName, environment],
+    );
+    return rows.length > 0;
+  }
 
   async find(
     featureName: string,

@@ -12,6 +12,7 @@ import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
+import { FeaturesStore } from './features.store';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
 
@@ -27,6 +28,7 @@ export class FeaturesService {
     private readonly lifecycle: LifecycleService,
     private readonly featureEnvironments: FeatureEnvironmentsStore,
     private readonly dependencies: DependenciesStore,
+    private readonly features: FeaturesStore,
   ) {}
 
   /** The project's features that are not archived, by name, without their strategies. */
@@ -113,14 +115,19 @@ export class FeaturesService {
   async archive(projectId: string, name: string): Promise<void> {
     const feature = await this.lookup.inProject(projectId, name);
     if (feature.archived) return;
-    const children = await this.dependencies.activeChildren(name);
-    if (children.length > 0) {
-      throw new ConflictError(
-        `Feature ${name} cannot be archived while other features depend on it: ${children.join(', ')}`,
-      );
-    }
-    const now = new Date();
     await this.dataSource.transaction(async (manager) => {
+      // The lock that dependencies.add takes too: no child can be added between this check and
+      // the archiving, so an archived feature never has an active child.
+      const [current] = await this.features.lockRefs([name], manager);
+      if (!current) throw NotFoundError.named('feature', name);
+      if (current.archived) return;
+      const children = await this.dependencies.activeChildren(name, manager);
+      if (children.length > 0) {
+        throw new ConflictError(
+          `Feature ${name} cannot be archived while other features depend on it: ${children.join(', ')}`,
+        );
+      }
+      const now = new Date();
       await manager.update(Feature, { name }, { archivedAt: now });
       await this.lifecycle.archived(manager, name, now);
       await this.events.record(manager, {

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonStrings, jsonRecords, upsertTail } from '../database/sql-dialect';
+import {
+  Dialect,
+  dialectOf,
+  forUpdate,
+  jsonRecords,
+  jsonStrings,
+  upsertTail,
+} from '../database/sql-dialect';
 import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureRow } from './feature-mappers';
 
@@ -72,6 +79,25 @@ export class FeaturesStore {
       projectId: row.project_id,
       archived: row.archived_at !== null && row.archived_at !== undefined,
     };
+  }
+
+  /**
+   * These features, locked until the transaction ends (those that exist; by name, which is also
+   * the order the locks are taken in, so two writes that lock the same features cannot deadlock
+   * each other). A write that decides on a feature's state (archived or not, its dependencies)
+   * takes this lock first and reads what decides after it.
+   */
+  async lockRefs(names: string[], tx: EntityManager): Promise<FeatureRef[]> {
+    const rows: Array<{ name: string; project_id: string; archived_at: unknown }> = await tx.query(
+      `SELECT name, project_id, archived_at FROM features WHERE name IN (${placeholders(names)})
+        ORDER BY name${forUpdate(this.dialect)}`,
+      names,
+    );
+    return rows.map((row) => ({
+      name: row.name,
+      projectId: row.project_id,
+      archived: row.archived_at !== null && row.archived_at !== undefined,
+    }));
   }
 
   /** Feature rows of the selection, by name. */

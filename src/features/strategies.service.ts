@@ -9,6 +9,7 @@ import { SegmentsService } from '../segments/segments.service';
 import { StrategyTypesService } from '../strategy-types/strategy-types.service';
 import type { CreateStrategyDto, StrategyDto, UpdateStrategyDto } from './dto/strategy.dto';
 import { FeatureLookup, FeatureRef } from './feature-lookup';
+import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureReadModel } from './feature-read.model';
 import { StrategiesStore } from './strategies.store';
 import { FeatureStrategy } from './feature-strategy.entity';
@@ -56,6 +57,7 @@ export class StrategiesService {
     private readonly strategyTypes: StrategyTypesService,
     private readonly segments: SegmentsService,
     private readonly constraints: ConstraintValidator,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
   ) {}
 
   async list(projectId: string, name: string, environment: string): Promise<StrategyDto[]> {
@@ -86,6 +88,7 @@ export class StrategiesService {
     const checked = await this.check(feature, dto);
     const id = randomUUID();
     await this.dataSource.transaction(async (manager) => {
+      await this.hold(manager, name, environment, checked);
       const sortOrder =
         checked.sortOrder ?? (await this.store.nextSortOrder(manager, name, environment));
       await manager.insert(FeatureStrategy, {
@@ -131,6 +134,7 @@ export class StrategiesService {
     }
     const checked = await this.check(feature, dto);
     await this.dataSource.transaction(async (manager) => {
+      await this.hold(manager, name, environment, checked);
       await manager.update(
         FeatureStrategy,
         { id },
@@ -193,6 +197,34 @@ export class StrategiesService {
       );
     }
     return strategy;
+  }
+
+  /**
+   * The locks a strategy write takes first, inside its transaction (docs/decisions-concurrency.md):
+   * the feature's row in the environment, so that writes to one strategy list run one at a time
+   * and each new strategy's sortOrder follows the last; then a shared hold on the context fields
+   * its constraints name and on its segments, so that none of them is deleted before it is
+   * committed. What vanished since check() ran is refused as check() would have refused it.
+   */
+  private async hold(
+    manager: EntityManager,
+    name: string,
+    environment: string,
+    checked: CheckedStrategy,
+  ): Promise<void> {
+    if (!(await this.featureEnvironments.lock(name, environment, manager))) {
+      throw new NotFoundError(`Feature ${name} has no configuration in environment ${environment}`);
+    }
+    await this.constraints.holdFields(checked.constraints, '/body/constraints', manager);
+    const missing = await this.segments.holdSegments(checked.segments, manager);
+    if (missing.length > 0) {
+      throw ValidationError.listing(
+        missing.map((id) => ({
+          path: '/body/segments',
+          message: `Could not find segment with id ${id}`,
+        })),
+      );
+    }
   }
 
   private async linkSegments(

@@ -300,8 +300,11 @@ export class StrategiesStore {
   }
 
   /** Whether any strategy uses the segment. */
-  async usesSegment(segmentId: number): Promise<boolean> {
-    const rows = await this.dataSource.query(
+  async usesSegment(
+    segmentId: number,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows = await tx.query(
       `SELECT strategy_id FROM feature_strategy_segments WHERE segment_id = ? LIMIT 1`,
       [segmentId],
     );
@@ -332,8 +335,11 @@ export class StrategiesStore {
   }
 
   /** Whether a strategy's stored constraints contain this text (see constraintNeedle). */
-  async anyConstraintContaining(needle: string): Promise<boolean> {
-    const rows = await this.dataSource.query(
+  async anyConstraintContaining(
+    needle: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const rows = await tx.query(
       `SELECT id FROM feature_strategies WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
       [needle],
     );

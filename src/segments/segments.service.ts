@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
@@ -9,8 +9,8 @@ import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
 import { SegmentDto, SegmentListDto, SegmentStrategiesDto } from './dto/segment.dto';
-import { SegmentsStore } from './segments.store';
 import { Segment } from './segment.entity';
+import { SegmentsStore } from './segments.store';
 import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 @Injectable()
@@ -21,6 +21,7 @@ export class SegmentsService {
     private readonly constraintValidator: ConstraintValidator,
     private readonly projects: ProjectsService,
     private readonly store: SegmentsStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /** The ids among these that name no segment (one query). */
@@ -28,6 +29,15 @@ export class SegmentsService {
     if (ids.length === 0) return [];
     const rows = await this.segments.find({ where: { id: In(ids) }, select: { id: true } });
     const found = new Set(rows.map((row) => row.id));
+    return ids.filter((id) => !found.has(id));
+  }
+
+  /**
+   * Inside the transaction of a strategy write: share-locks these segments so that none is
+   * deleted before the links are committed, and returns the ids among them that are gone.
+   */
+  async holdSegments(ids: number[], tx: EntityManager): Promise<number[]> {
+    const found = await this.store.lockShared(ids, tx);
     return ids.filter((id) => !found.has(id));
   }
 
@@ -73,7 +83,12 @@ export class SegmentsService {
       constraints,
       createdAt: new Date(),
     });
-    await rejectDuplicateName('segment', dto.name, () => this.segments.insert(row));
+    await rejectDuplicateName('segment', dto.name, () =>
+      this.dataSource.transaction(async (manager) => {
+        await this.constraintValidator.holdFields(constraints, '/body/constraints', manager);
+        await manager.insert(Segment, row);
+      }),
+    );
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
@@ -98,7 +113,16 @@ export class SegmentsService {
     if (dto.description !== undefined) changes.description = dto.description;
     if (Object.keys(changes).length > 0) {
       try {
-        await this.segments.update({ id }, changes);
+        await this.dataSource.transaction(async (manager) => {
+          if (changes.constraints) {
+            await this.constraintValidator.holdFields(
+              changes.constraints,
+              '/body/constraints',
+              manager,
+            );
+          }
+          await manager.update(Segment, { id }, changes);
+        });
       } catch (error) {
         if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('segment', dto.name);
         throw error;
@@ -107,15 +131,23 @@ export class SegmentsService {
     return this.get(id);
   }
 
-  /** Refuses (409) while a strategy uses the segment; the foreign key backs this up in a race. */
+  /**
+   * Refuses (409) while a strategy uses the segment. The segment is locked first, so a strategy
+   * linking it at the same moment is either seen here or finds it gone (holdSegments).
+   */
   async remove(id: number): Promise<void> {
-    const segment = await this.findOrFail(id);
-    if (await this.strategies.usesSegment(id)) {
-      throw new ConflictError(
-        `The segment ${segment.name} is used by strategies; remove it from them first`,
-      );
-    }
-    await this.segments.delete({ id });
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await this.store.lockForUpdate(id, manager))) {
+        throw NotFoundError.named('segment', id, 'id');
+      }
+      if (await this.strategies.usesSegment(id, manager)) {
+        const segment = await manager.findOneOrFail(Segment, { where: { id } });
+        throw new ConflictError(
+          `The segment ${segment.name} is used by strategies; remove it from them first`,
+        );
+      }
+      await manager.delete(Segment, { id });
+    });
   }
 
   private async findOrFail(id: number): Promise<Segment> {

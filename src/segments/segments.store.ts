@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
-import { parseJson, toIso, toNumber } from '../database/sql-values';
+import { parseJson, placeholders, toIso, toNumber } from '../database/sql-values';
 import { segmentUsageCountSql } from '../features/strategies.store';
 import type { SegmentDto } from './dto/segment.dto';
-import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import { Dialect, dialectOf, forShare, forUpdate, jsonStrings } from '../database/sql-dialect';
 
 /** A segment's id and name. */
 export interface SegmentRef {
@@ -57,6 +57,28 @@ export class SegmentsStore {
     }));
   }
 
+  /**
+   * Which of these segments exist, share-locked until the transaction ends, so that a strategy
+   * linking them cannot race a delete (docs/decisions-concurrency.md).
+   */
+  async lockShared(ids: number[], tx: EntityManager): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: unknown }> = await tx.query(
+      `SELECT id FROM segments WHERE id IN (${placeholders(ids)}) ORDER BY id${forShare(this.dialect)}`,
+      ids,
+    );
+    return new Set(rows.map((row) => toNumber(row.id)));
+  }
+
+  /** Locks the segment for a delete; false when it does not exist. */
+  async lockForUpdate(id: number, tx: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `SELECT id FROM segments WHERE id = ?${forUpdate(this.dialect)}`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   /** The segments limited to a project. */
   async ofProject(projectId: string): Promise<SegmentRef[]> {
     const rows: Array<{ id: unknown; name: string }> = await this.dataSource.query(
@@ -67,8 +89,11 @@ export class SegmentsStore {
   }
 
   /** The name of a segment whose stored constraints contain this text, if any. */
-  async firstWithConstraintContaining(needle: string): Promise<string | null> {
-    const [row]: Array<{ name: string }> = await this.dataSource.query(
+  async firstWithConstraintContaining(
+    needle: string,
+    tx: EntityManager = this.dataSource.manager,
+  ): Promise<string | null> {
+    const [row]: Array<{ name: string }> = await tx.query(
       `SELECT name FROM segments WHERE INSTR(constraints, ?) > 0 LIMIT 1`,
       [needle],
     );

@@ -1,6 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  ValidateNested,
+} from 'class-validator';
 import { IsResourceName } from '../../common/validators';
 import { Permission, PERMISSIONS } from '../permissions';
 
@@ -34,6 +42,8 @@ export class CreateRoleDto {
 
   @ApiProperty({ type: [PermissionGrantDto] })
   @IsArray()
+  // ValidateNested alone lets an array inside the array through unchecked (issue 13, D9).
+  @IsObject({ each: true, message: 'each permission must be an object {name, environment?}' })
   @ValidateNested({ each: true })
   @Type(() => PermissionGrantDto)
   permissions: PermissionGrantDto[];

@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { SeedDefaults1763700000001 } from './1763700000001-seed-defaults';
 import { PeopleAndEvents1763800000000 } from './1763800000000-people-and-events';
 import { Tags1763900000000 } from './1763900000000-tags';
+import { AuthVersion1764000000000 } from './1764000000000-auth-version';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   SeedDefaults1763700000001,
   PeopleAndEvents1763800000000,
   Tags1763900000000,
+  AuthVersion1764000000000,
 ];
