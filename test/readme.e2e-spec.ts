@@ -150,3 +150,54 @@ describe('README: the curl walk-through', () => {
     });
   });
 });
+
+/**
+ * Every other command of the README's shell blocks, and where it runs. A command added to the
+ * README fails this test until it is run somewhere (or listed, with its reason, as not run).
+ */
+describe('README: every command is run by a test or by CI', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const file = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+  const RUN_BY: Record<string, Array<[file: string, text: string]>> = {
+    'npm ci && npm start': [
+      ['.ci/run', 'npm ci'],
+      ['.ci/readme-commands.sh', 'npm start'],
+    ],
+    'npm run admin -- create-token': [['.ci/readme-commands.sh', 'npm run admin -- create-token']],
+    'npm ci && npm test': [
+      ['.ci/run', 'npm ci'],
+      ['.ci/run', 'npm test'],
+    ],
+    'TEST_DATABASE_URL=mariadb://root@127.0.0.1:3306/test npm run test:e2e:mysql': [
+      ['.ci/run', 'npm run test:e2e:mysql'],
+    ],
+  };
+  /** Not run anywhere yet; each needs what CI does not have (a MySQL user, a Docker engine). */
+  const NOT_RUN = [
+    "mysql -e 'CREATE DATABASE flagkeeper'",
+    'DATABASE_URL=mysql://user:pass@127.0.0.1:3306/flagkeeper npm start',
+    'docker compose up --build',
+  ];
+
+  function otherCommands(): string[] {
+    return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .map((match) => match[1])
+      .filter((block) => !/^curl /m.test(block))
+      .flatMap((block) => block.replace(/\\\n\s*/g, ' ').split('\n'))
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line !== '');
+  }
+
+  it('knows every command of the README', () => {
+    expect(otherCommands().sort()).toEqual([...Object.keys(RUN_BY), ...NOT_RUN].sort());
+  });
+
+  it('finds each in the CI script that runs it, and CI runs that script', () => {
+    const missing = Object.entries(RUN_BY).flatMap(([command, places]) =>
+      places.filter(([path, text]) => !file(path).includes(text)).map((p) => [command, ...p]),
+    );
+    expect(missing).toEqual([]);
+    expect(file('.ci/run')).toContain('bash .ci/readme-commands.sh');
+  });
+});
