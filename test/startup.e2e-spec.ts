@@ -1,10 +1,13 @@
 import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import {
+  firstStartNoticePrinted,
+  freePort,
+  ROOT,
+  TS_NODE,
+  waitForOutput,
+} from './support/main-process';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-
-const ROOT = join(__dirname, '..');
-const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
 
 /** Runs a command to completion without blocking the event loop (unlike spawnSync). */
 function run(
@@ -19,29 +22,6 @@ function run(
     });
   });
 }
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Reads the child's stdout until `done` says the output so far is complete. */
-function waitForOutput(child: ChildProcess, done: (out: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (done(out)) resolve(out);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before: ${out}`)));
-  });
-}
-
 describe('start-up configuration', () => {
   it('stops with one line naming the variable when a value is invalid', () => {
     const result = spawnSync(process.execPath, [...TS_NODE, join(ROOT, 'src', 'main.ts')], {
@@ -75,7 +55,7 @@ describe('the first start and a lost admin token', () => {
       env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const out = await waitForOutput(server, (text) => /\n\+-+\+\n\n?$/.test(text));
+    const out = await waitForOutput(server, firstStartNoticePrinted);
     const lines = out.trimEnd().split('\n');
 
     // The notice is the last thing printed, after the server said it listens.

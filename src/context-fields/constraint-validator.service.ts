@@ -30,6 +30,24 @@ export class ConstraintValidator {
     return new Set(rows.map((row) => row.name));
   }
 
+  /**
+   * One constraint as a whole body (the forms' validate route), under exactly the rules of
+   * `validate`: the details point at `/body/...` rather than at an index in a list.
+   */
+  async validateOne(input: ConstraintInput): Promise<void> {
+    const list = '/body/constraints';
+    try {
+      await this.validate([input], list);
+    } catch (error) {
+      if (!(error instanceof ValidationError) || !error.details) throw error;
+      const details = error.details.map((detail) => ({
+        ...detail,
+        path: `/body${detail.path.slice(`${list}/0`.length)}`,
+      }));
+      throw ValidationError.listing(details, 'Invalid constraint');
+    }
+  }
+
   /** Returns the constraints normalised, or throws a ValidationError listing every violation. */
   async validate(inputs: ConstraintInput[], pathPrefix: string): Promise<Constraint[]> {
     const names = [...new Set(inputs.map((c) => c.contextName))];

@@ -11,6 +11,7 @@ import { RequirePermission } from '../auth/auth.decorators';
 import { ContextFieldsService } from './context-fields.service';
 import { ContextFieldDto, ContextFieldStrategiesDto } from './dto/context-field.dto';
 import { CreateContextFieldDto, UpdateContextFieldDto } from './dto/create-context-field.dto';
+import { ValidateContextFieldDto } from './dto/validate-context-field.dto';
 
 @ApiTags('Context fields')
 @ApiErrors(401, 403)
@@ -51,6 +52,20 @@ export class ContextFieldsController {
   @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateContextFieldDto): Promise<ContextFieldDto> {
     return this.fields.create(dto);
+  }
+
+  /** The create form's check: 204 when fine (Unleash answers 200 with no body; see decisions-ui.md). */
+  @Post('validate')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The name is valid and free' })
+  @RequirePermission('CREATE_CONTEXT_FIELD')
+  @ApiOperation({
+    summary: 'Check a new context field name as create would',
+    operationId: 'validateContextFieldName',
+  })
+  @ApiErrors(...BODY_ERRORS, 409)
+  validate(@Body() dto: ValidateContextFieldDto): Promise<void> {
+    return this.fields.validateName(dto.name);
   }
 
   @Put(':name')

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
+import {
+  ConflictError,
+  ErrorDetail,
+  NameExistsError,
+  NotFoundError,
+  ValidationError,
+} from '../common/errors';
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
@@ -16,6 +22,9 @@ import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
 
 /** Where a new field goes when no sortOrder is given: after the built-in ones (0–5), as in Unleash. */
 const DEFAULT_SORT_ORDER = 10;
+
+/** How errors name this kind of thing; create and validate give the same 409. */
+const KIND = 'context field';
 
 /**
  * The text that a constraint on this field leaves in a stored constraints column. Constraints are
@@ -54,6 +63,14 @@ export class ContextFieldsService {
     return { strategies: await this.strategiesStore.usingContextField(name) };
   }
 
+  /**
+   * What create checks of a new field's name beyond its DTO: that it is free. The create form's
+   * validate route calls this; create itself relies on the unique index with the same 409.
+   */
+  async validateName(name: string): Promise<void> {
+    if (await this.fields.exists({ where: { name } })) throw NameExistsError.named(KIND, name);
+  }
+
   async create(dto: CreateContextFieldDto): Promise<ContextFieldDto> {
     const row: ContextField = {
       name: dto.name,
@@ -63,7 +80,7 @@ export class ContextFieldsService {
       legalValues: this.legalValues(dto.legalValues ?? []),
       createdAt: new Date(),
     };
-    await rejectDuplicateName('context field', dto.name, () => this.fields.insert(row));
+    await rejectDuplicateName(KIND, dto.name, () => this.fields.insert(row));
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 

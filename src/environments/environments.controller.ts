@@ -18,6 +18,7 @@ import { UpdateEnvironmentDto } from './dto/update-environment.dto';
 import { EnvironmentsService } from './environments.service';
 import { EnvironmentCloneService } from './environment-clone.service';
 import { CloneEnvironmentDto } from './dto/clone-environment.dto';
+import { ValidateEnvironmentDto } from './dto/validate-environment.dto';
 
 @ApiTags('Environments')
 @ApiErrors(401, 403)
@@ -61,6 +62,20 @@ export class EnvironmentsController {
   @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     return this.environments.create(dto);
+  }
+
+  /** The create form's check: 204 when fine (Unleash answers 200 with no body; see decisions-ui.md). */
+  @Post('validate')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The name is valid and free' })
+  @RequirePermission('CREATE_ENVIRONMENT')
+  @ApiOperation({
+    summary: 'Check a new environment name as create would',
+    operationId: 'validateEnvironmentName',
+  })
+  @ApiErrors(...BODY_ERRORS, 409)
+  validate(@Body() dto: ValidateEnvironmentDto): Promise<void> {
+    return this.environments.validateName(dto.name);
   }
 
   @Post(':name/clone')

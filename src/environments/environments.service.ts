@@ -18,6 +18,9 @@ import { EventsService } from '../events/events.service';
 import { AuthStore } from '../auth/auth.store';
 import { AuthVersion } from '../auth/auth-version.service';
 
+/** The 409 of create and of the validate route, one record for both. */
+const nameTaken = (name: string) => NameExistsError.named('environment', name);
+
 @Injectable()
 export class EnvironmentsService {
   constructor(
@@ -57,6 +60,14 @@ export class EnvironmentsService {
     return record;
   }
 
+  /**
+   * What create checks of a new environment's name beyond its DTO: that it is free. The create
+   * form's validate route calls this; create itself relies on the unique index with the same 409.
+   */
+  async validateName(name: string): Promise<void> {
+    if (await this.environments.exists({ where: { name } })) throw nameTaken(name);
+  }
+
   async create(dto: CreateEnvironmentDto): Promise<EnvironmentDto> {
     const sortOrder = dto.sortOrder ?? (await this.nextSortOrder());
     try {
@@ -77,7 +88,7 @@ export class EnvironmentsService {
         (tx) => tx.insert(Environment, row),
       );
     } catch (error) {
-      if (isUniqueViolation(error)) throw NameExistsError.named('environment', dto.name);
+      if (isUniqueViolation(error)) throw nameTaken(dto.name);
       throw error;
     }
     return this.getRecord(dto.name);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { parseJson } from '../database/sql-values';
+import { parseJson, placeholders } from '../database/sql-values';
 import { dialectOf, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { DependencyRow } from './feature-mappers';
@@ -56,6 +56,17 @@ export class DependenciesStore {
       [parent],
     );
     return rows.map((row) => row.child);
+  }
+
+  /** The active features that depend on any of `parents`, as edges, by parent then child. */
+  async activeChildrenOfAny(parents: string[]): Promise<Array<{ parent: string; child: string }>> {
+    if (parents.length === 0) return [];
+    return this.dataSource.query(
+      `SELECT d.parent, d.child FROM feature_dependencies d JOIN features f ON f.name = d.child
+        WHERE d.parent IN (${placeholders(parents)}) AND f.archived_at IS NULL
+        ORDER BY d.parent, d.child`,
+      parents,
+    );
   }
 
   /** Whether any feature of the project depends on another. */

@@ -28,6 +28,7 @@ import { FeatureSearchModel } from './feature-search.model';
 import { FeatureSearchService } from './feature-search.service';
 import { FeatureTypesController } from './feature-types.controller';
 import { FeaturesController } from './features.controller';
+import { FeatureValidationController } from './feature-validation.controller';
 import { LifecycleCountController } from './lifecycle-count.controller';
 import { SegmentsStoreModule } from '../segments/segments-store.module';
 import { FeaturesService } from './features.service';
@@ -64,6 +65,7 @@ import { VariantsService } from './variants.service';
   ],
   controllers: [
     FeaturesController,
+    FeatureValidationController,
     ArchiveController,
     FeatureEnvironmentsController,
     StrategiesController,

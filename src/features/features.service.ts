@@ -6,13 +6,14 @@ import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '
 import { ProjectsService } from '../projects/projects.service';
 import type { CreateFeatureDto } from './dto/create-feature.dto';
 import type { FeatureDto, FeatureListDto } from './dto/feature.dto';
+import type { ValidateArchiveFeaturesDto } from './dto/validate-feature.dto';
 import { DependenciesStore } from './dependencies.store';
 import { Feature } from './feature.entity';
+import { FeaturesStore } from './features.store';
 import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
-import { FeaturesStore } from './features.store';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
 
@@ -46,11 +47,63 @@ export class FeaturesService {
    * A new feature, with a disabled row in every environment linked to its project and the
    * lifecycle stage `initial`, in one transaction.
    */
+  /**
+   * What create checks of a new feature's name beyond its DTO: that no feature, archived or not,
+   * has it. Create calls it, and so does the create form's validate route.
+   */
+  async validateName(name: string): Promise<void> {
+    if (await this.dataSource.getRepository(Feature).exists({ where: { name } })) {
+      throw NameExistsError.named('feature', name);
+    }
+  }
+
+  /** The validate route's body may name the project; unlike create's path, a body name is 400. */
+  async validateNew(name: string, projectId?: string | null): Promise<void> {
+    if (projectId !== undefined && projectId !== null) {
+      try {
+        await this.projects.assertExists(projectId);
+      } catch (error) {
+        if (error instanceof NotFoundError)
+          throw ValidationError.of('/body/projectId', error.message);
+        throw error;
+      }
+    }
+    await this.validateName(name);
+  }
+
+  /**
+   * What archiving each listed feature (DELETE …/features/:name) would meet, for the archive
+   * dialog: a feature outside the project is 400 (a body name), and the parents whose active
+   * children stay outside the list are listed, as Unleash lists them, rather than refused.
+   */
+  async validateArchive(projectId: string, names: string[]): Promise<ValidateArchiveFeaturesDto> {
+    await this.projects.assertExists(projectId);
+    const unique = [...new Set(names)];
+    const refs = await this.features.refsByNames(this.dataSource.manager, unique);
+    const inProject = new Set(refs.filter((ref) => ref.projectId === projectId).map((r) => r.name));
+    const details = names.flatMap((name, index) =>
+      inProject.has(name)
+        ? []
+        : [
+            {
+              path: `/body/features/${index}`,
+              message: `Could not find feature ${name} in project ${projectId}`,
+            },
+          ],
+    );
+    if (details.length > 0) throw ValidationError.listing(details, 'Unknown features');
+    const listed = new Set(unique);
+    const edges = await this.dependencies.activeChildrenOfAny(unique);
+    const parents = new Set(edges.filter((e) => !listed.has(e.child)).map((e) => e.parent));
+    return {
+      parentsWithChildFeatures: unique.filter((name) => parents.has(name)),
+      hasDeletedDependencies: false,
+    };
+  }
+
   async create(projectId: string, dto: CreateFeatureDto): Promise<FeatureDto> {
     await this.projects.assertExists(projectId);
-    if (await this.dataSource.getRepository(Feature).exists({ where: { name: dto.name } })) {
-      throw NameExistsError.named('feature', dto.name);
-    }
+    await this.validateName(dto.name);
     const now = new Date();
     try {
       await this.dataSource.transaction(async (manager) => {

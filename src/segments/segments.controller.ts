@@ -10,6 +10,7 @@ import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { ParseIdPipe } from '../common/parse-id.pipe';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
+import { ValidateSegmentDto } from './dto/validate-segment.dto';
 import { SegmentDto, SegmentListDto, SegmentStrategiesDto } from './dto/segment.dto';
 import { SegmentsService } from './segments.service';
 
@@ -63,6 +64,20 @@ export class SegmentsController {
   @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateSegmentDto): Promise<SegmentDto> {
     return this.segments.create(dto);
+  }
+
+  /** The create form's check; 204, as Unleash answers it. */
+  @Post('validate')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The name is valid and free' })
+  @RequirePermission('CREATE_SEGMENT')
+  @ApiOperation({
+    summary: 'Check a new segment name as create would',
+    operationId: 'validateSegment',
+  })
+  @ApiErrors(...BODY_ERRORS, 409)
+  validate(@Body() dto: ValidateSegmentDto): Promise<void> {
+    return this.segments.validateName(dto.name);
   }
 
   @Put(':id')

@@ -69,6 +69,15 @@ export class SegmentsService {
   }
 
   /** Checks the body (400: project, constraints) before the name (409). */
+  /**
+   * What create checks of a new segment's name beyond its DTO: that it is free. The create form's
+   * validate route calls this; create itself relies on the unique index with the same 409.
+   */
+  async validateName(name: string): Promise<void> {
+    if (await this.segments.exists({ where: { name } }))
+      throw NameExistsError.named('segment', name);
+  }
+
   async create(dto: CreateSegmentDto): Promise<SegmentDto> {
     const projectId = dto.project ?? null;
     if (projectId !== null) await this.assertProject(projectId);

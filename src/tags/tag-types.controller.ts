@@ -9,7 +9,12 @@ import {
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
 import { RequirePermission } from '../auth/auth.decorators';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
-import { TagTypeDto, TagTypeListDto, TagTypeWithVersionDto } from './dto/tag-type.dto';
+import {
+  TagTypeDto,
+  TagTypeListDto,
+  TagTypeWithVersionDto,
+  ValidateTagTypeResultDto,
+} from './dto/tag-type.dto';
 import { TagTypesService } from './tag-types.service';
 
 @ApiTags('Tags')
@@ -41,6 +46,17 @@ export class TagTypesController {
   @ApiErrors(...BODY_ERRORS, 409)
   create(@Body() dto: CreateTagTypeDto): Promise<TagTypeDto> {
     return this.tagTypes.create(dto);
+  }
+
+  /** The create form's check, on the whole create body; 200 with what create would store. */
+  @Post('validate')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ValidateTagTypeResultDto })
+  @RequirePermission('CREATE_TAG_TYPE')
+  @ApiOperation({ summary: 'Check a new tag type as create would', operationId: 'validateTagType' })
+  @ApiErrors(...BODY_ERRORS, 409)
+  async validate(@Body() dto: CreateTagTypeDto): Promise<ValidateTagTypeResultDto> {
+    return { valid: true, tagType: await this.tagTypes.validate(dto) };
   }
 
   @Put(':name')

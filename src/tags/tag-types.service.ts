@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { NotFoundError } from '../common/errors';
+import { NameExistsError, NotFoundError } from '../common/errors';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
 import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
 import { TagType } from './tag-type.entity';
 import { assertSameAsPath, rejectDuplicateName } from '../common/naming';
+
+/** How errors name this kind of thing; create and validate give the same 409. */
+const KIND = 'tag type';
 
 @Injectable()
 export class TagTypesService {
@@ -34,14 +37,20 @@ export class TagTypesService {
     return this.map(await this.findOrFail(name));
   }
 
+  /**
+   * What create checks beyond its DTO: that the name is free. The create form's validate route
+   * calls this with the whole create body and answers it back as the tag type create would store.
+   */
+  async validate(dto: CreateTagTypeDto): Promise<TagTypeDto> {
+    if (await this.tagTypes.exists({ where: { name: dto.name } })) {
+      throw NameExistsError.named(KIND, dto.name);
+    }
+    return this.map(this.newRow(dto));
+  }
+
   async create(dto: CreateTagTypeDto): Promise<TagTypeDto> {
-    const row: TagType = {
-      name: dto.name,
-      description: dto.description ?? null,
-      icon: dto.icon ?? null,
-      createdAt: new Date(),
-    };
-    await rejectDuplicateName('tag type', dto.name, () => this.tagTypes.insert(row));
+    const row = this.newRow(dto);
+    await rejectDuplicateName(KIND, dto.name, () => this.tagTypes.insert(row));
     return this.map(row);
   }
 
@@ -65,6 +74,15 @@ export class TagTypesService {
     const tagType = await this.tagTypes.findOne({ where: { name } });
     if (!tagType) throw NotFoundError.named('tag type', name);
     return tagType;
+  }
+
+  private newRow(dto: CreateTagTypeDto): TagType {
+    return {
+      name: dto.name,
+      description: dto.description ?? null,
+      icon: dto.icon ?? null,
+      createdAt: new Date(),
+    };
   }
 
   private map(row: TagType): TagTypeDto {

@@ -14,6 +14,13 @@ export class TagTypeListDto {
   @ApiProperty({ type: [TagTypeDto] }) tagTypes: TagTypeDto[];
 }
 
+/** Unleash's answer to the create form's check: always valid (otherwise an error record). */
+@ApiSchema({ name: 'validateTagTypeSchema' })
+export class ValidateTagTypeResultDto {
+  @ApiProperty({ example: true }) valid: true;
+  @ApiProperty({ type: TagTypeDto }) tagType: TagTypeDto;
+}
+
 @ApiSchema({ name: 'tagTypeWithVersionSchema' })
 export class TagTypeWithVersionDto {
   @ApiProperty({ example: 1 }) version: 1;

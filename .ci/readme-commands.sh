@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the README's own commands that no test runs (the curl walk-through is test/readme.e2e-spec.ts):
+# `npm start` on a fresh SQLite file, `npm run admin -- create-token` against the same database
+# with the token checked on the running server, and `npm run typeorm -- migration:show`. Each
+# command line below is the README's text; test/readme.e2e-spec.ts checks that they match.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+export DATABASE_URL="sqlite:$work/readme.sqlite" PORT=3919 HOST=127.0.0.1 LOG_LEVEL=warn
+
+(exec npm start >"$work/start.log" 2>&1) &
+pid=$!
+for _ in $(seq 1 240); do
+  grep -q '^+-*+$' "$work/start.log" 2>/dev/null && [ "$(grep -c '^+-*+$' "$work/start.log")" -ge 2 ] && break
+  sleep 0.5
+done
+first=$(grep -oE '\*:\*\.[0-9a-f]{64}' "$work/start.log" | head -1) ||
+  { echo "readme commands: npm start printed no token"; cat "$work/start.log"; exit 1; }
+
+# npm prints its own header lines first; the token is the last line of stdout.
+minted=$(npm run admin -- create-token 2>/dev/null | tail -1)
+[[ "$minted" =~ ^\*:\*\.[0-9a-f]{64}$ ]] || { echo "readme commands: create-token printed '$minted'"; exit 1; }
+[ "$minted" != "$first" ] || { echo "readme commands: create-token repeated the first token"; exit 1; }
+for token in "$first" "$minted"; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: $token" "http://127.0.0.1:$PORT/api/admin/projects")
+  [ "$status" = 200 ] || { echo "readme commands: a token was refused ($status)"; exit 1; }
+done
+
+kill -TERM "$pid"
+wait "$pid" || true
+pid=
+
+npm run typeorm -- migration:show | tee "$work/migrations.log"
+if grep -q '\[ \]' "$work/migrations.log"; then echo "readme commands: a migration did not run"; exit 1; fi
+echo "readme commands: npm start, npm run admin -- create-token, npm run typeorm -- migration:show"
