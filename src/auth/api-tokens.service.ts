@@ -6,6 +6,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotFoundError, PermissionError, ValidationError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 import { ApiTokenCreatedDto, ApiTokenDto } from './dto/api-token.dto';
@@ -37,6 +38,19 @@ interface CacheEntry {
   until: number;
 }
 
+/** A token as its events show it: metadata only, never the secret or its hash. */
+function tokenEventData(row: ApiToken) {
+  return {
+    id: row.id,
+    tokenName: row.tokenName,
+    type: row.type,
+    environment: row.environment,
+    projects: row.projects,
+    roleId: row.roleId,
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+  };
+}
+
 @Injectable()
 export class ApiTokensService implements OnApplicationBootstrap {
   private readonly logger = new Logger('ApiTokens');
@@ -54,6 +68,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     private readonly projects: ProjectsService,
     private readonly roles: RolesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: EventsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -111,7 +126,10 @@ export class ApiTokensService implements OnApplicationBootstrap {
       expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
       createdAt: new Date(),
     });
-    await this.tokens.insert(row);
+    // The event carries what the token may do, never its secret or hash.
+    await this.events.write({ type: 'api-token-created', data: tokenEventData(row) }, (tx) =>
+      tx.insert(ApiToken, row),
+    );
     return { ...this.map(row), secret };
   }
 
@@ -121,12 +139,11 @@ export class ApiTokensService implements OnApplicationBootstrap {
    */
   async remove(ref: string): Promise<void> {
     const id = tokenIdOf(ref);
-    const row = await this.tokens.findOne({
-      where: { id },
-      select: { id: true, secretHash: true },
-    });
+    const row = await this.tokens.findOne({ where: { id } });
     if (!row) throw NotFoundError.named('API token', id, 'id');
-    await this.tokens.delete({ id });
+    await this.events.write({ type: 'api-token-deleted', preData: tokenEventData(row) }, (tx) =>
+      tx.delete(ApiToken, { id }),
+    );
     this.cache.delete(row.secretHash);
     this.loading.delete(row.secretHash);
   }

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { CreateRoleDto, UpdateRoleDto } from './dto/create-role.dto';
 import { RoleDto } from './dto/role.dto';
 import { ENVIRONMENT_PERMISSIONS, Permission, PermissionGrant } from './permissions';
+import { EventsService } from '../events/events.service';
 import { AuthStore } from './auth.store';
 import { Role } from './role.entity';
 import { RolePermission } from './role-permission.entity';
@@ -19,6 +20,7 @@ export class RolesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: AuthStore,
     private readonly environments: EnvironmentsStore,
+    private readonly events: EventsService,
   ) {}
 
   async grantsOf(roleId: number): Promise<PermissionGrant[]> {
@@ -77,7 +79,9 @@ export class RolesService {
           manager.create(RolePermission, { roleId: role.id, ...grant }),
         );
         if (rows.length) await manager.insert(RolePermission, rows);
-        return this.map(role, rows);
+        const created = this.map(role, rows);
+        await this.events.record(manager, { type: 'role-created', data: created });
+        return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw NameExistsError.named('role', dto.name);
@@ -88,6 +92,7 @@ export class RolesService {
   async update(id: number, dto: UpdateRoleDto): Promise<RoleDto> {
     const role = await this.findOrFail(id);
     this.refuseRoot(role);
+    const before = await this.get(id);
     const grants = dto.permissions ? await this.checkGrants(dto.permissions) : undefined;
     try {
       await this.dataSource.transaction(async (manager) => {
@@ -104,6 +109,11 @@ export class RolesService {
             );
           }
         }
+        await this.events.record(manager, {
+          type: 'role-updated',
+          data: { id, ...changes, ...(grants ? { permissions: grants } : {}) },
+          preData: before,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('role', dto.name);
@@ -117,7 +127,10 @@ export class RolesService {
     this.refuseRoot(role);
     if (await this.store.roleHasTokens(id))
       throw new ConflictError(`The role ${role.name} is used by API tokens; delete them first`);
-    await this.roles.delete({ id });
+    const before = await this.get(id);
+    await this.events.write({ type: 'role-deleted', preData: before }, (tx) =>
+      tx.delete(Role, { id }),
+    );
   }
 
   private refuseRoot(role: Role): void {

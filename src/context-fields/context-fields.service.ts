@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ConflictError, ErrorDetail, NotFoundError, ValidationError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
@@ -34,6 +35,7 @@ export class ContextFieldsService {
     private readonly strategiesStore: StrategiesStore,
     private readonly segments: SegmentsStore,
     private readonly store: ContextFieldsStore,
+    private readonly events: EventsService,
   ) {}
 
   /** A bare array, as Unleash answers it, by sortOrder then name, with usage counts. */
@@ -62,26 +64,39 @@ export class ContextFieldsService {
       legalValues: this.legalValues(dto.legalValues ?? []),
       createdAt: new Date(),
     };
-    await rejectDuplicateName('context field', dto.name, () => this.fields.insert(row));
+    await rejectDuplicateName('context field', dto.name, () =>
+      this.events.write({ type: 'context-field-created', data: this.map(row) }, (tx) =>
+        tx.insert(ContextField, row),
+      ),
+    );
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
   async update(name: string, dto: UpdateContextFieldDto): Promise<ContextFieldDto> {
     assertSameAsPath('name', dto.name, name);
     const legalValues = dto.legalValues ? this.legalValues(dto.legalValues) : undefined;
-    await this.findOrFail(name);
+    const field = await this.findOrFail(name);
     const changes: Partial<ContextField> = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.stickiness !== undefined) changes.stickiness = dto.stickiness;
     if (dto.sortOrder !== undefined) changes.sortOrder = dto.sortOrder;
     if (legalValues !== undefined) changes.legalValues = legalValues;
-    if (Object.keys(changes).length > 0) await this.fields.update({ name }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write(
+        {
+          type: 'context-field-updated',
+          data: this.map({ ...field, ...changes }),
+          preData: this.map(field),
+        },
+        (tx) => tx.update(ContextField, { name }, changes),
+      );
+    }
     return this.get(name);
   }
 
   /** Refuses (409) while a strategy or segment constraint names the field. */
   async remove(name: string): Promise<void> {
-    await this.findOrFail(name);
+    const field = await this.findOrFail(name);
     const needle = constraintNeedle(name);
     if (await this.strategiesStore.anyConstraintContaining(needle)) {
       throw new ConflictError(
@@ -94,7 +109,9 @@ export class ContextFieldsService {
         `The context field ${name} is used by the constraints of segment ${segment}`,
       );
     }
-    await this.fields.delete({ name });
+    await this.events.write({ type: 'context-field-deleted', preData: this.map(field) }, (tx) =>
+      tx.delete(ContextField, { name }),
+    );
   }
 
   private async findOrFail(name: string): Promise<ContextField> {

@@ -5,6 +5,7 @@ import type { Constraint } from '../common/constraints/constraint';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { ConstraintValidator } from '../context-fields/constraint-validator.service';
+import { EventsService } from '../events/events.service';
 import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
@@ -21,6 +22,7 @@ export class SegmentsService {
     private readonly constraintValidator: ConstraintValidator,
     private readonly projects: ProjectsService,
     private readonly store: SegmentsStore,
+    private readonly events: EventsService,
   ) {}
 
   /** The ids among these that name no segment (one query). */
@@ -73,7 +75,17 @@ export class SegmentsService {
       constraints,
       createdAt: new Date(),
     });
-    await rejectDuplicateName('segment', dto.name, () => this.segments.insert(row));
+    await rejectDuplicateName('segment', dto.name, () =>
+      this.segments.manager.transaction(async (tx) => {
+        await tx.insert(Segment, row);
+        // After the INSERT, which gives the segment its id.
+        await this.events.record(tx, {
+          type: 'segment-created',
+          project: projectId,
+          data: this.map(row),
+        });
+      }),
+    );
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
@@ -98,7 +110,15 @@ export class SegmentsService {
     if (dto.description !== undefined) changes.description = dto.description;
     if (Object.keys(changes).length > 0) {
       try {
-        await this.segments.update({ id }, changes);
+        await this.events.write(
+          {
+            type: 'segment-updated',
+            project: changes.projectId ?? segment.projectId,
+            data: this.map({ ...segment, ...changes }),
+            preData: this.map(segment),
+          },
+          (tx) => tx.update(Segment, { id }, changes),
+        );
       } catch (error) {
         if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('segment', dto.name);
         throw error;
@@ -115,7 +135,10 @@ export class SegmentsService {
         `The segment ${segment.name} is used by strategies; remove it from them first`,
       );
     }
-    await this.segments.delete({ id });
+    await this.events.write(
+      { type: 'segment-deleted', project: segment.projectId, preData: this.map(segment) },
+      (tx) => tx.delete(Segment, { id }),
+    );
   }
 
   private async findOrFail(id: number): Promise<Segment> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import type { CreateTagDto } from './dto/create-tag.dto';
 import type { TagListDto, TagWithVersionDto } from './dto/tag.dto';
 import { TagTypesService } from './tag-types.service';
@@ -14,6 +15,7 @@ export class TagsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: TagsStore,
     private readonly tagTypes: TagTypesService,
+    private readonly events: EventsService,
   ) {}
 
   async list(): Promise<TagListDto> {
@@ -35,7 +37,9 @@ export class TagsService {
     const taken = () => new NameExistsError(`The tag ${dto.type}:${dto.value} already exists`);
     if (await this.store.exists(tag)) throw taken();
     try {
-      await this.dataSource.transaction((tx) => this.store.insertMissing(tx, [tag]));
+      await this.events.write({ type: 'tag-created', data: tag }, (tx) =>
+        this.store.insertMissing(tx, [tag]),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;
