@@ -441,8 +441,8 @@ describe('events of the remaining writes, and the people of a feature', () => {
 
     it('keeps favorites per user, shown on records and search items', async () => {
       const url = '/api/admin/projects/default/features/people/favorites';
-      await withCookie(t, ada).post(url).expect(200);
-      await withCookie(t, ada).post(url).expect(200);
+      await withCookie(t, ada).post(url).expect(204);
+      await withCookie(t, ada).post(url).expect(204);
       expect((await withCookie(t, ada).get(featureUrl('people')).expect(200)).body.favorite).toBe(
         true,
       );
@@ -469,7 +469,7 @@ describe('events of the remaining writes, and the people of a feature', () => {
         expect.objectContaining({ featureName: 'people', createdBy: 'Ada' }),
       ]);
 
-      await withCookie(t, ada).delete(url).expect(200);
+      await withCookie(t, ada).delete(url).expect(204);
       expect((await withCookie(t, ada).get(featureUrl('people')).expect(200)).body.favorite).toBe(
         false,
       );
