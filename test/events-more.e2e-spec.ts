@@ -264,6 +264,17 @@ describe('events of the remaining writes, and the people of a feature', () => {
     );
   });
 
+  it('records the first admin user, created at start, as the system', async () => {
+    const created = (await allEvents(t)).filter((event) => event.type === 'user-created');
+    expect(created[0]).toEqual(
+      expect.objectContaining({
+        createdBy: 'system',
+        createdByUserId: null,
+        data: { id: 1, name: 'Admin', username: 'admin', email: null },
+      }),
+    );
+  });
+
   it('never stores a token secret or a hash in an event', async () => {
     const res = await t.admin
       .post('/api/admin/api-tokens', { tokenName: 'secretive', type: 'admin' })
