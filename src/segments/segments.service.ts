@@ -113,7 +113,7 @@ export class SegmentsService {
         await this.events.write(
           {
             type: 'segment-updated',
-            project: changes.projectId ?? segment.projectId,
+            project: changes.projectId !== undefined ? changes.projectId : segment.projectId,
             data: this.map({ ...segment, ...changes }),
             preData: this.map(segment),
           },
