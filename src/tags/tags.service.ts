@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { EventsService } from '../events/events.service';
@@ -12,7 +10,6 @@ import { TagsStore } from './tags.store';
 @Injectable()
 export class TagsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: TagsStore,
     private readonly tagTypes: TagTypesService,
     private readonly events: EventsService,
