@@ -6,6 +6,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotFoundError, PermissionError, ValidationError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
 import { ApiTokenCreatedDto, ApiTokenDto } from './dto/api-token.dto';
@@ -43,6 +44,19 @@ interface CacheEntry {
   until: number;
 }
 
+/** A token as its events show it: metadata only, never the secret or its hash. */
+function tokenEventData(row: ApiToken) {
+  return {
+    id: row.id,
+    tokenName: row.tokenName,
+    type: row.type,
+    environment: row.environment,
+    projects: row.projects,
+    roleId: row.roleId,
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+  };
+}
+
 @Injectable()
 export class ApiTokensService implements OnApplicationBootstrap {
   private readonly logger = new Logger('ApiTokens');
@@ -65,6 +79,7 @@ export class ApiTokensService implements OnApplicationBootstrap {
     private readonly store: AuthStore,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly events: EventsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -129,7 +144,10 @@ export class ApiTokensService implements OnApplicationBootstrap {
       expiresAt: dto.expiresAt ? new Date(dto.expiresAt) : null,
       createdAt: new Date(),
     });
-    await this.tokens.insert(row);
+    // The event carries what the token may do, never its secret or hash.
+    await this.events.write({ type: 'api-token-created', data: tokenEventData(row) }, (tx) =>
+      tx.insert(ApiToken, row),
+    );
     return { ...this.map(row), secret };
   }
 
@@ -139,15 +157,15 @@ export class ApiTokensService implements OnApplicationBootstrap {
    */
   async remove(ref: string): Promise<void> {
     const id = tokenIdOf(ref);
-    const row = await this.tokens.findOne({
-      where: { id },
-      select: { id: true, secretHash: true },
-    });
+    const row = await this.tokens.findOne({ where: { id } });
     if (!row) throw NotFoundError.named('API token', id, 'id');
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(ApiToken, { id });
-      await this.store.bumpVersion(manager);
-    });
+    await this.events.write(
+      { type: 'api-token-deleted', preData: tokenEventData(row) },
+      async (tx) => {
+        await tx.delete(ApiToken, { id });
+        await this.store.bumpVersion(tx);
+      },
+    );
     this.cache.delete(row.secretHash);
     this.loading.delete(row.secretHash);
     this.version.changed();

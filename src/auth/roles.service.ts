@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { CreateRoleDto, UpdateRoleDto } from './dto/create-role.dto';
 import { RoleDto } from './dto/role.dto';
 import { ENVIRONMENT_PERMISSIONS, Permission, PermissionGrant } from './permissions';
+import { EventsService } from '../events/events.service';
 import { AuthStore } from './auth.store';
 import { AuthVersion } from './auth-version.service';
 import { Role } from './role.entity';
@@ -21,6 +22,7 @@ export class RolesService {
     private readonly store: AuthStore,
     private readonly environments: EnvironmentsStore,
     private readonly version: AuthVersion,
+    private readonly events: EventsService,
   ) {}
 
   async grantsOf(roleId: number): Promise<PermissionGrant[]> {
@@ -79,7 +81,9 @@ export class RolesService {
           manager.create(RolePermission, { roleId: role.id, ...grant }),
         );
         if (rows.length) await manager.insert(RolePermission, rows);
-        return this.map(role, rows);
+        const created = this.map(role, rows);
+        await this.events.record(manager, { type: 'role-created', data: created });
+        return created;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw NameExistsError.named('role', dto.name);
@@ -90,6 +94,7 @@ export class RolesService {
   async update(id: number, dto: UpdateRoleDto): Promise<RoleDto> {
     const role = await this.findOrFail(id);
     this.refuseRoot(role);
+    const before = await this.get(id);
     const grants = dto.permissions ? await this.checkGrants(dto.permissions) : undefined;
     try {
       await this.dataSource.transaction(async (manager) => {
@@ -108,6 +113,11 @@ export class RolesService {
           // Tokens bound to the role now hold other rights: every replica's cache is stale.
           await this.store.bumpVersion(manager);
         }
+        await this.events.record(manager, {
+          type: 'role-updated',
+          data: { id, ...changes, ...(grants ? { permissions: grants } : {}) },
+          preData: before,
+        });
       });
     } catch (error) {
       if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('role', dto.name);
@@ -122,9 +132,10 @@ export class RolesService {
     this.refuseRoot(role);
     if (await this.store.roleHasTokens(id))
       throw new ConflictError(`The role ${role.name} is used by API tokens; delete them first`);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(Role, { id });
-      await this.store.bumpVersion(manager);
+    const before = await this.get(id);
+    await this.events.write({ type: 'role-deleted', preData: before }, async (tx) => {
+      await tx.delete(Role, { id });
+      await this.store.bumpVersion(tx);
     });
     this.version.changed();
   }

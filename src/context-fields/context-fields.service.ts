@@ -8,6 +8,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import { StrategiesStore } from '../features/strategies.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { ContextField, LegalValue } from './context-field.entity';
@@ -44,6 +45,7 @@ export class ContextFieldsService {
     private readonly segments: SegmentsStore,
     private readonly store: ContextFieldsStore,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsService,
   ) {}
 
   /** A bare array, as Unleash answers it, by sortOrder then name, with usage counts. */
@@ -80,20 +82,33 @@ export class ContextFieldsService {
       legalValues: this.legalValues(dto.legalValues ?? []),
       createdAt: new Date(),
     };
-    await rejectDuplicateName(KIND, dto.name, () => this.fields.insert(row));
+    await rejectDuplicateName(KIND, dto.name, () =>
+      this.events.write({ type: 'context-field-created', data: this.map(row) }, (tx) =>
+        tx.insert(ContextField, row),
+      ),
+    );
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
   }
 
   async update(name: string, dto: UpdateContextFieldDto): Promise<ContextFieldDto> {
     assertSameAsPath('name', dto.name, name);
     const legalValues = dto.legalValues ? this.legalValues(dto.legalValues) : undefined;
-    await this.findOrFail(name);
+    const field = await this.findOrFail(name);
     const changes: Partial<ContextField> = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.stickiness !== undefined) changes.stickiness = dto.stickiness;
     if (dto.sortOrder !== undefined) changes.sortOrder = dto.sortOrder;
     if (legalValues !== undefined) changes.legalValues = legalValues;
-    if (Object.keys(changes).length > 0) await this.fields.update({ name }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write(
+        {
+          type: 'context-field-updated',
+          data: this.map({ ...field, ...changes }),
+          preData: this.map(field),
+        },
+        (tx) => tx.update(ContextField, { name }, changes),
+      );
+    }
     return this.get(name);
   }
 
@@ -103,6 +118,7 @@ export class ContextFieldsService {
    * sees it or refused for naming a deleted field (ConstraintValidator.holdFields).
    */
   async remove(name: string): Promise<void> {
+    const field = await this.findOrFail(name);
     await this.dataSource.transaction(async (manager) => {
       if (!(await this.store.lockForUpdate(name, manager))) {
         throw NotFoundError.named('context field', name);
@@ -120,6 +136,10 @@ export class ContextFieldsService {
         );
       }
       await manager.delete(ContextField, { name });
+      await this.events.record(manager, {
+        type: 'context-field-deleted',
+        preData: this.map(field),
+      });
     });
   }
 

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/permissions';
 import { currentPrincipal } from '../common/request-context';
 import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
-import { EventsStore, NewEvent } from './events.store';
+import { EventsStore, FeaturePeople, NewEvent } from './events.store';
 
 /** What a write says about itself; who made it comes from the principal. */
 export type EventChange = Omit<NewEvent, 'createdBy' | 'createdByUserId'>;
@@ -52,6 +52,14 @@ export class EventsService {
     );
   }
 
+  /**
+   * An event that accompanies no change of its own (an export, which reads in a read-only
+   * transaction): one INSERT, atomic by itself, made before the result leaves the server.
+   */
+  recordAlone(change: EventChange): Promise<void> {
+    return this.record(this.dataSource.manager, change);
+  }
+
   async list(query: EventQueryDto): Promise<EventListDto> {
     const page = await this.search(query);
     return { version: 1, events: page.events, totalEvents: page.total };
@@ -74,5 +82,10 @@ export class EventsService {
 
   collaborators(featureNames: string[]): Promise<Map<string, number[]>> {
     return this.store.collaborators(featureNames);
+  }
+
+  /** Creator and collaborators of each feature (one statement). */
+  people(featureNames: string[]): Promise<Map<string, FeaturePeople>> {
+    return this.store.people(featureNames);
   }
 }

@@ -2,7 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson, sqlTimestamp, toIso, toNullableNumber, toNumber } from '../database/sql-values';
+import { USER_CARDS_SQL } from '../users/users.store';
 import type { EventDto } from './dto/event.dto';
+
+/** A user as a feature shows them (the seed's `createdBy` and `collaborators`). */
+export interface PersonCard {
+  id: number;
+  name: string;
+  imageUrl: string | null;
+}
+
+/** Who created a feature (null: a token, an import, or before events) and who changed it. */
+export interface FeaturePeople {
+  createdBy: PersonCard | null;
+  collaborators: PersonCard[];
+}
 
 /** An event to append; `createdAt` is the time of the write. */
 export interface NewEvent {
@@ -143,6 +157,54 @@ export class EventsStore {
       const list = result.get(row.feature_name) ?? [];
       list.push(toNumber(row.user_id));
       result.set(row.feature_name, list);
+    }
+    return result;
+  }
+
+  /**
+   * Creator and collaborators of each feature, users joined: one statement for any number of
+   * features. Only events since the feature's latest `feature-created` count, so a feature deleted
+   * and created again under the same name starts with new people. The creator is the user of that
+   * event (none when a token created it); collaborators are every user who wrote an event about
+   * the feature since, most recent first. Marking a favorite changes nobody's feature, so it does
+   * not make a collaborator.
+   */
+  async people(featureNames: string[]): Promise<Map<string, FeaturePeople>> {
+    const result = new Map<string, FeaturePeople>();
+    if (featureNames.length === 0) return result;
+    const names = featureNames.map(() => '?').join(', ');
+    const rows: Array<{
+      feature_name: string;
+      user_id: unknown;
+      is_creator: unknown;
+      display_name: string | null;
+      image_url: string | null;
+    }> = await this.dataSource.query(
+      `SELECT p.feature_name, p.user_id, p.is_creator, u.display_name, u.image_url
+         FROM (SELECT e.feature_name, e.created_by_user_id AS user_id, MAX(e.id) AS last_id,
+                      MAX(CASE WHEN e.id = s.start_id THEN 1 ELSE 0 END) AS is_creator
+                 FROM events e
+                 LEFT JOIN (SELECT feature_name, MAX(id) AS start_id FROM events
+                             WHERE type = 'feature-created' AND feature_name IN (${names})
+                             GROUP BY feature_name) s ON s.feature_name = e.feature_name
+                WHERE e.feature_name IN (${names}) AND e.created_by_user_id IS NOT NULL
+                  AND e.id >= COALESCE(s.start_id, 0)
+                  AND e.type NOT IN ('feature-favorited', 'feature-unfavorited')
+                GROUP BY e.feature_name, e.created_by_user_id) p
+         JOIN (${USER_CARDS_SQL}) u ON u.id = p.user_id
+        ORDER BY p.feature_name, p.last_id DESC`,
+      [...featureNames, ...featureNames],
+    );
+    for (const row of rows) {
+      const entry = result.get(row.feature_name) ?? { createdBy: null, collaborators: [] };
+      const card = {
+        id: toNumber(row.user_id),
+        name: row.display_name ?? '',
+        imageUrl: row.image_url ?? null,
+      };
+      entry.collaborators.push(card);
+      if (toNumber(row.is_creator) === 1) entry.createdBy = card;
+      result.set(row.feature_name, entry);
     }
     return result;
   }

@@ -1,3 +1,4 @@
+import { EventsService } from '../events/events.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -79,6 +80,7 @@ export class ExportService {
     private readonly tagTypes: TagTypesStore,
     private readonly contextFields: ContextFieldsStore,
     private readonly dependencies: DependenciesStore,
+    private readonly events: EventsService,
   ) {
     this.dialect = dialectOf(dataSource);
   }
@@ -92,6 +94,15 @@ export class ExportService {
       this.dialect === 'mysql'
         ? await this.dataSource.transaction('REPEATABLE READ', read)
         : await this.dataSource.transaction(read);
+    // Metadata only, never the payload. Its own INSERT after the read: the read transaction stays
+    // a read (one snapshot, no write lock held while it reads), and as the event is written
+    // before the answer leaves, no export is delivered without its event.
+    await this.events.recordAlone({
+      type: 'features-exported',
+      project: selection.rule === 'project' ? selection.projectId : null,
+      environment: query.environment,
+      data: { selection, features: document.features.length },
+    });
     return { document, filename: exportFileName(query.environment, at) };
   }
 

@@ -212,5 +212,9 @@ export function toFeatureDto(row: FeatureRow, parts: FeatureParts): FeatureDto {
     dependencies: parts.dependencies,
     children: parts.children,
     lifecycle: parts.lifecycle,
+    // Filled in by FeaturePeopleService on the routes that show them.
+    createdBy: null,
+    collaborators: [],
+    favorite: false,
   };
 }

@@ -9,6 +9,8 @@ import type {
   FeatureSearchQueryDto,
   FeatureSearchResultDto,
 } from './dto/feature-search.dto';
+import type { FeaturePeople } from '../events/events.store';
+import { FeaturePeopleService } from './feature-people.service';
 import { FeatureReadModel } from './feature-read.model';
 import { parseFeatureSearch } from './feature-search-query';
 import { FeatureSearchModel } from './feature-search.model';
@@ -27,6 +29,7 @@ export class FeatureSearchService {
     private readonly read: FeatureReadModel,
     private readonly strategies: StrategiesStore,
     private readonly segments: SegmentsStore,
+    private readonly featurePeople: FeaturePeopleService,
   ) {}
 
   async search(query: FeatureSearchQueryDto): Promise<FeatureSearchResultDto> {
@@ -48,18 +51,29 @@ export class FeatureSearchService {
       if (name === undefined) continue;
       segmentsOf.set(link.featureName, [...(segmentsOf.get(link.featureName) ?? []), name]);
     }
+    const { people, favorites } = await this.featurePeople.of(names);
     const features = names
       .map((name) => records.get(name))
       // A feature deleted between the two reads is left out rather than shown half.
       .filter((feature): feature is FeatureDto => feature !== undefined)
       .map((feature) =>
-        toSearchItem(feature, (segmentsOf.get(feature.name) ?? []).sort(compareBytes)),
+        toSearchItem(
+          feature,
+          (segmentsOf.get(feature.name) ?? []).sort(compareBytes),
+          people.get(feature.name)?.createdBy ?? null,
+          favorites.has(feature.name),
+        ),
       );
     return { features, total };
   }
 }
 
-function toSearchItem(feature: FeatureDto, segments: string[]): FeatureSearchItemDto {
+function toSearchItem(
+  feature: FeatureDto,
+  segments: string[],
+  creator: FeaturePeople['createdBy'],
+  favorite: boolean,
+): FeatureSearchItemDto {
   const seen = feature.environments
     .map((env) => env.lastSeenAt)
     .filter((at): at is string => at !== null)
@@ -73,13 +87,15 @@ function toSearchItem(feature: FeatureDto, segments: string[]): FeatureSearchIte
     type: feature.type,
     project: feature.project,
     stale: feature.stale,
-    favorite: false,
+    favorite,
     impressionData: feature.impressionData,
     createdAt: feature.createdAt,
     archivedAt: feature.archivedAt,
     lastSeenAt: seen.length > 0 ? seen[seen.length - 1] : null,
-    // Features are created with API tokens, which are nobody; Unleash reads an unknown creator so.
-    createdBy: { id: 0, name: 'unknown', imageUrl: '' },
+    // A feature that a token created has nobody as its creator; Unleash reads an unknown one so.
+    createdBy: creator
+      ? { id: creator.id, name: creator.name, imageUrl: creator.imageUrl ?? '' }
+      : { id: 0, name: 'unknown', imageUrl: '' },
     environments: feature.environments,
     segments,
     tags: feature.tags,

@@ -74,10 +74,12 @@ export class FeatureTagsService {
   /**
    * Unleash's bulk change of a feature's tags: adds, then removes (a tag in both lists ends up
    * removed), in one transaction. Tags to add must be of existing types (400 naming each one);
-   * adding a tag the feature has, or removing one it lacks, changes nothing.
+   * adding a tag the feature has, or removing one it lacks, changes nothing. Each tag that was
+   * put on or taken off has its event (`feature-tagged` / `feature-untagged`), found by comparing
+   * the tags before and after inside the transaction, so an unchanged tag has none.
    */
   async update(name: string, dto: UpdateFeatureTagsDto): Promise<TagListDto> {
-    await this.lookup.byName(name);
+    const feature = await this.lookup.byName(name);
     const missing = new Set(
       await this.tagTypes.missingNames([...new Set(dto.addedTags.map((tag) => tag.type))]),
     );
@@ -95,10 +97,26 @@ export class FeatureTagsService {
     const added = dto.addedTags.map((tag) => ({ type: tag.type, value: tag.value }));
     const removed = dto.removedTags.map((tag) => ({ type: tag.type, value: tag.value }));
     return this.dataSource.transaction(async (tx) => {
+      const before = await this.read.tags(name, tx);
       await this.tagRegistry.insertMissing(tx, added);
-      await this.store.addMissing(tx, name, added);
+      await this.store.addMissing(tx, name, added, currentPrincipal()?.user?.id ?? null);
       await this.store.removeSome(tx, name, removed);
-      return { version: 1 as const, tags: await this.read.tags(name, tx) };
+      const after = await this.read.tags(name, tx);
+      const key = (tag: TagDto) => `${tag.type}:${tag.value}`;
+      const had = new Set(before.map(key));
+      const has = new Set(after.map(key));
+      const event = (type: string, tag: TagDto) => ({
+        type,
+        project: feature.projectId,
+        featureName: name,
+        ...(type === 'feature-tagged' ? { data: tag } : { preData: tag }),
+      });
+      await this.events.record(
+        tx,
+        ...after.filter((tag) => !had.has(key(tag))).map((tag) => event('feature-tagged', tag)),
+        ...before.filter((tag) => !has.has(key(tag))).map((tag) => event('feature-untagged', tag)),
+      );
+      return { version: 1 as const, tags: after };
     });
   }
 

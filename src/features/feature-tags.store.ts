@@ -21,14 +21,19 @@ export class FeatureTagsStore {
   }
 
   /** Puts these tags on the feature, skipping those it has (one statement, any number). */
-  async addMissing(tx: EntityManager, featureName: string, tags: TagDto[]): Promise<void> {
+  async addMissing(
+    tx: EntityManager,
+    featureName: string,
+    tags: TagDto[],
+    createdByUserId: number | null = null,
+  ): Promise<void> {
     if (tags.length === 0) return;
     await tx.query(
       `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_by_user_id, created_at)
-       SELECT DISTINCT ?, j.type, j.value, NULL, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
+       SELECT DISTINCT ?, j.type, j.value, ?, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
         WHERE NOT EXISTS (SELECT 1 FROM feature_tags ft
           WHERE ft.feature_name = ? AND ft.tag_type = j.type AND ft.tag_value = j.value)`,
-      [featureName, sqlTimestamp(new Date()), JSON.stringify(tags), featureName],
+      [featureName, createdByUserId, sqlTimestamp(new Date()), JSON.stringify(tags), featureName],
     );
   }
 

@@ -6,6 +6,9 @@ import { ProjectsModule } from '../projects/projects.module';
 import { SegmentsModule } from '../segments/segments.module';
 import { StrategyTypesModule } from '../strategy-types/strategy-types.module';
 import { TagsModule } from '../tags/tags.module';
+import { UsersModule } from '../users/users.module';
+import { FavoritesController } from './favorites.controller';
+import { FeaturePeopleService } from './feature-people.service';
 import { ArchiveController } from './archive.controller';
 import { DependenciesController } from './dependencies.controller';
 import { DependenciesService } from './dependencies.service';
@@ -62,6 +65,7 @@ import { VariantsService } from './variants.service';
     SegmentsStoreModule,
     StrategyTypesModule,
     TagsModule,
+    UsersModule,
   ],
   controllers: [
     FeaturesController,
@@ -77,6 +81,7 @@ import { VariantsService } from './variants.service';
     FeatureSearchController,
     FeatureTypesController,
     LifecycleCountController,
+    FavoritesController,
   ],
   providers: [
     FeatureLookup,
@@ -89,6 +94,7 @@ import { VariantsService } from './variants.service';
     LifecycleService,
     FeatureSearchModel,
     FeatureSearchService,
+    FeaturePeopleService,
   ],
 })
 export class FeaturesModule {}

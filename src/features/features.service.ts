@@ -16,6 +16,8 @@ import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
+import { currentPrincipal } from '../common/request-context';
+import { FeaturePeopleService } from './feature-people.service';
 
 /** Features themselves: create, read, change, archive, revive and delete for good. */
 @Injectable()
@@ -30,12 +32,14 @@ export class FeaturesService {
     private readonly featureEnvironments: FeatureEnvironmentsStore,
     private readonly dependencies: DependenciesStore,
     private readonly features: FeaturesStore,
+    private readonly people: FeaturePeopleService,
   ) {}
 
   /** The project's features that are not archived, by name, without their strategies. */
   async list(projectId: string): Promise<FeatureListDto> {
     await this.projects.assertExists(projectId);
-    return { features: await this.read.features({ projectId }, { strategies: false }) };
+    const features = await this.read.features({ projectId }, { strategies: false });
+    return { features: await this.people.fill(features) };
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {
@@ -115,7 +119,8 @@ export class FeaturesService {
           stale: false,
           impressionData: dto.impressionData ?? false,
           archivedAt: null,
-          createdByUserId: null,
+          // The search's createdBy filter reads this column.
+          createdByUserId: currentPrincipal()?.user?.id ?? null,
           createdAt: now,
         });
         await this.featureEnvironments.addFeature(
@@ -233,6 +238,7 @@ export class FeaturesService {
     const feature = await this.read.feature(name);
     // Only a concurrent delete can make it vanish between the write and this read.
     if (!feature) throw NotFoundError.named('feature', name);
-    return feature;
+    const [filled] = await this.people.fill([feature]);
+    return filled;
   }
 }

@@ -5,6 +5,7 @@ import type { Constraint } from '../common/constraints/constraint';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { ConstraintValidator } from '../context-fields/constraint-validator.service';
+import { EventsService } from '../events/events.service';
 import { StrategiesStore } from '../features/strategies.store';
 import { ProjectsService } from '../projects/projects.service';
 import { CreateSegmentDto, UpdateSegmentDto } from './dto/create-segment.dto';
@@ -22,6 +23,7 @@ export class SegmentsService {
     private readonly projects: ProjectsService,
     private readonly store: SegmentsStore,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsService,
   ) {}
 
   /** The ids among these that name no segment (one query). */
@@ -96,6 +98,12 @@ export class SegmentsService {
       this.dataSource.transaction(async (manager) => {
         await this.constraintValidator.holdFields(constraints, '/body/constraints', manager);
         await manager.insert(Segment, row);
+        // After the INSERT, which gives the segment its id.
+        await this.events.record(manager, {
+          type: 'segment-created',
+          project: projectId,
+          data: this.map(row),
+        });
       }),
     );
     return { ...this.map(row), usedInFeatures: 0, usedInProjects: 0 };
@@ -131,6 +139,12 @@ export class SegmentsService {
             );
           }
           await manager.update(Segment, { id }, changes);
+          await this.events.record(manager, {
+            type: 'segment-updated',
+            project: changes.projectId !== undefined ? changes.projectId : segment.projectId,
+            data: this.map({ ...segment, ...changes }),
+            preData: this.map(segment),
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error) && dto.name) throw NameExistsError.named('segment', dto.name);
@@ -149,13 +163,18 @@ export class SegmentsService {
       if (!(await this.store.lockForUpdate(id, manager))) {
         throw NotFoundError.named('segment', id, 'id');
       }
+      const segment = await manager.findOneOrFail(Segment, { where: { id } });
       if (await this.strategies.usesSegment(id, manager)) {
-        const segment = await manager.findOneOrFail(Segment, { where: { id } });
         throw new ConflictError(
           `The segment ${segment.name} is used by strategies; remove it from them first`,
         );
       }
       await manager.delete(Segment, { id });
+      await this.events.record(manager, {
+        type: 'segment-deleted',
+        project: segment.projectId,
+        preData: this.map(segment),
+      });
     });
   }
 

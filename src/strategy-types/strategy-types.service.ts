@@ -7,6 +7,7 @@ import {
   StrategyParameterDto,
   UpdateStrategyTypeDto,
 } from './dto/create-strategy-type.dto';
+import { EventsService } from '../events/events.service';
 import { StrategiesStore } from '../features/strategies.store';
 import { StrategyTypeDto, StrategyTypeListDto } from './dto/strategy-type.dto';
 import { StrategyParameterDefinition, StrategyType } from './strategy-type.entity';
@@ -17,6 +18,7 @@ export class StrategyTypesService {
   constructor(
     @InjectRepository(StrategyType) private readonly types: Repository<StrategyType>,
     private readonly strategies: StrategiesStore,
+    private readonly events: EventsService,
   ) {}
 
   /** The strategy type of that name, or null (a strategy body naming it is then a 400). */
@@ -43,7 +45,11 @@ export class StrategyTypesService {
       builtIn: false,
       createdAt: new Date(),
     };
-    await rejectDuplicateName('strategy type', dto.name, () => this.types.insert(row));
+    await rejectDuplicateName('strategy type', dto.name, () =>
+      this.events.write({ type: 'strategy-created', data: this.map(row) }, (tx) =>
+        tx.insert(StrategyType, row),
+      ),
+    );
     return this.map(row);
   }
 
@@ -56,7 +62,16 @@ export class StrategyTypesService {
     if (dto.title !== undefined) changes.title = dto.title;
     if (dto.description !== undefined) changes.description = dto.description;
     if (parameters !== undefined) changes.parameters = parameters;
-    if (Object.keys(changes).length > 0) await this.types.update({ name }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write(
+        {
+          type: 'strategy-updated',
+          data: this.map({ ...type, ...changes }),
+          preData: this.map(type),
+        },
+        (tx) => tx.update(StrategyType, { name }, changes),
+      );
+    }
     return this.map({ ...type, ...changes });
   }
 
@@ -67,7 +82,9 @@ export class StrategyTypesService {
     if (await this.strategies.anyOfType(name)) {
       throw new ConflictError(`The strategy type ${name} is used by strategies; remove them first`);
     }
-    await this.types.delete({ name });
+    await this.events.write({ type: 'strategy-deleted', preData: this.map(type) }, (tx) =>
+      tx.delete(StrategyType, { name }),
+    );
   }
 
   private async findOrFail(name: string): Promise<StrategyType> {

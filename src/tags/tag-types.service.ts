@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { NameExistsError, NotFoundError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import { CreateTagTypeDto, UpdateTagTypeDto } from './dto/create-tag-type.dto';
 import { TagTypeDto, TagTypeListDto } from './dto/tag-type.dto';
 import { TagType } from './tag-type.entity';
@@ -12,7 +13,10 @@ const KIND = 'tag type';
 
 @Injectable()
 export class TagTypesService {
-  constructor(@InjectRepository(TagType) private readonly tagTypes: Repository<TagType>) {}
+  constructor(
+    @InjectRepository(TagType) private readonly tagTypes: Repository<TagType>,
+    private readonly events: EventsService,
+  ) {}
 
   /** Whether a tag type of that name exists (a tag body naming an unknown type is a 400). */
   exists(name: string): Promise<boolean> {
@@ -50,7 +54,11 @@ export class TagTypesService {
 
   async create(dto: CreateTagTypeDto): Promise<TagTypeDto> {
     const row = this.newRow(dto);
-    await rejectDuplicateName(KIND, dto.name, () => this.tagTypes.insert(row));
+    await rejectDuplicateName(KIND, dto.name, () =>
+      this.events.write({ type: 'tag-type-created', data: this.map(row) }, (tx) =>
+        tx.insert(TagType, row),
+      ),
+    );
     return this.map(row);
   }
 
@@ -60,14 +68,25 @@ export class TagTypesService {
     const changes: Partial<TagType> = {};
     if (dto.description !== undefined) changes.description = dto.description;
     if (dto.icon !== undefined) changes.icon = dto.icon;
-    if (Object.keys(changes).length > 0) await this.tagTypes.update({ name }, changes);
+    if (Object.keys(changes).length > 0) {
+      await this.events.write(
+        {
+          type: 'tag-type-updated',
+          data: this.map({ ...tagType, ...changes }),
+          preData: this.map(tagType),
+        },
+        (tx) => tx.update(TagType, { name }, changes),
+      );
+    }
     return this.map({ ...tagType, ...changes });
   }
 
   /** As in Unleash, the tags of this type go with it (the foreign key cascades). */
   async remove(name: string): Promise<void> {
-    await this.findOrFail(name);
-    await this.tagTypes.delete({ name });
+    const tagType = await this.findOrFail(name);
+    await this.events.write({ type: 'tag-type-deleted', preData: this.map(tagType) }, (tx) =>
+      tx.delete(TagType, { name }),
+    );
   }
 
   private async findOrFail(name: string): Promise<TagType> {

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { NameExistsError, NotFoundError, ValidationError } from '../common/errors';
+import { EventsService } from '../events/events.service';
 import type { CreateTagDto } from './dto/create-tag.dto';
 import type { TagListDto, TagWithVersionDto } from './dto/tag.dto';
 import { TagTypesService } from './tag-types.service';
@@ -11,9 +10,9 @@ import { TagsStore } from './tags.store';
 @Injectable()
 export class TagsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: TagsStore,
     private readonly tagTypes: TagTypesService,
+    private readonly events: EventsService,
   ) {}
 
   async list(): Promise<TagListDto> {
@@ -35,7 +34,9 @@ export class TagsService {
     const taken = () => new NameExistsError(`The tag ${dto.type}:${dto.value} already exists`);
     if (await this.store.exists(tag)) throw taken();
     try {
-      await this.dataSource.transaction((tx) => this.store.insertMissing(tx, [tag]));
+      await this.events.write({ type: 'tag-created', data: tag }, (tx) =>
+        this.store.insertMissing(tx, [tag]),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw taken();
       throw error;

@@ -166,7 +166,7 @@ export class UsersService implements OnApplicationBootstrap {
     const passwordHash = await hashPassword(password);
     try {
       await this.dataSource.transaction(async (tx) => {
-        await this.store.insert(
+        const id = await this.store.insert(
           tx,
           {
             name: 'Admin',
@@ -177,6 +177,11 @@ export class UsersService implements OnApplicationBootstrap {
           },
           passwordHash,
         );
+        // Outside any request: recorded as the system's.
+        await this.events.record(tx, {
+          type: 'user-created',
+          data: { id, name: 'Admin', username: 'admin', email: null },
+        });
       });
     } catch (error) {
       // Another replica created it first.

@@ -47,6 +47,13 @@ function toUser(row: RawUser): UserRow {
   };
 }
 
+/**
+ * The users as other owners may join them (id, display name, image), for a statement that must
+ * read users beside its own table in one go (the people of a feature, events.store.ts).
+ */
+export const USER_CARDS_SQL = `SELECT id, COALESCE(name, username, email) AS display_name, image_url
+  FROM users`;
+
 /** `users`, `user_sessions`, `login_attempts` and `favorite_features`. */
 @Injectable()
 export class UsersStore {
@@ -232,8 +239,8 @@ export class UsersStore {
     await this.dataSource.query(`DELETE FROM login_attempts WHERE attempt_key = ?`, [key]);
   }
 
-  async addFavorite(userId: number, featureName: string): Promise<void> {
-    await this.dataSource.query(
+  async addFavorite(userId: number, featureName: string, tx?: EntityManager): Promise<void> {
+    await this.db(tx).query(
       this.dialect === 'mysql'
         ? `INSERT IGNORE INTO favorite_features (user_id, feature_name) VALUES (?, ?)`
         : `INSERT OR IGNORE INTO favorite_features (user_id, feature_name) VALUES (?, ?)`,
@@ -241,8 +248,8 @@ export class UsersStore {
     );
   }
 
-  async removeFavorite(userId: number, featureName: string): Promise<void> {
-    await this.dataSource.query(
+  async removeFavorite(userId: number, featureName: string, tx?: EntityManager): Promise<void> {
+    await this.db(tx).query(
       `DELETE FROM favorite_features WHERE user_id = ? AND feature_name = ?`,
       [userId, featureName],
     );

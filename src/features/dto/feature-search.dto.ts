@@ -121,7 +121,8 @@ export class FeatureSearchItemDto {
   @ApiProperty() type: string;
   @ApiProperty() project: string;
   @ApiProperty() stale: boolean;
-  @ApiProperty({ description: 'Always false: Flagkeeper has no favorites' }) favorite: boolean;
+  @ApiProperty({ description: "Whether it is among the signed-in user's favorites" })
+  favorite: boolean;
   @ApiProperty() impressionData: boolean;
   @ApiProperty() createdAt: string;
   @ApiProperty({ type: String, nullable: true }) archivedAt: string | null;

@@ -44,6 +44,14 @@ export class FeatureEnvironmentDto {
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastSeenAt: string | null;
 }
 
+/** A person on a feature record: its creator or one of its collaborators. */
+@ApiSchema({ name: 'featurePersonSchema' })
+export class FeaturePersonDto {
+  @ApiProperty() id: number;
+  @ApiProperty({ description: 'Name, or else username, or else email' }) name: string;
+  @ApiProperty({ type: String, nullable: true }) imageUrl: string | null;
+}
+
 /** The seed's Feature record. */
 @ApiSchema({ name: 'featureSchema' })
 export class FeatureDto {
@@ -63,6 +71,19 @@ export class FeatureDto {
   @ApiProperty({ type: [String], description: 'Names of the features that depend on this one' })
   children: string[];
   @ApiProperty({ type: LifecycleDto, nullable: true }) lifecycle: LifecycleDto | null;
+  @ApiProperty({
+    type: FeaturePersonDto,
+    nullable: true,
+    description: 'The user who created it; null when an API token (or an import) did',
+  })
+  createdBy: FeaturePersonDto | null;
+  @ApiProperty({
+    type: [FeaturePersonDto],
+    description: 'The users who changed it, most recent first',
+  })
+  collaborators: FeaturePersonDto[];
+  @ApiProperty({ description: "Whether it is among the signed-in user's favorites" })
+  favorite: boolean;
 }
 
 @ApiSchema({ name: 'featuresSchema' })

@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { PermissionError } from '../common/errors';
+import { currentPrincipal } from '../common/request-context';
+import { EventsService } from '../events/events.service';
+import type { FeaturePeople } from '../events/events.store';
+import { UsersStore } from '../users/users.store';
+import type { FeatureDto } from './dto/feature.dto';
+import { FeatureLookup } from './feature-lookup';
+
+const NOBODY: FeaturePeople = { createdBy: null, collaborators: [] };
+
+/**
+ * The people of features (issue 12): creator and collaborators from the event log, and the
+ * caller's favorites. Set-based: one statement for the people of any number of features, and one
+ * more for the favorites when the caller is a signed-in user (a token has none, so no statement).
+ */
+@Injectable()
+export class FeaturePeopleService {
+  constructor(
+    private readonly events: EventsService,
+    private readonly users: UsersStore,
+    private readonly lookup: FeatureLookup,
+  ) {}
+
+  /** The people of each feature and whether the caller marked it as a favorite. */
+  async of(
+    names: string[],
+  ): Promise<{ people: Map<string, FeaturePeople>; favorites: Set<string> }> {
+    const people = await this.events.people(names);
+    const userId = currentPrincipal()?.user?.id;
+    const favorites =
+      userId === undefined ? new Set<string>() : await this.users.favorites(userId, names);
+    return { people, favorites };
+  }
+
+  /** The records with `createdBy`, `collaborators` and `favorite` filled in. */
+  async fill(features: FeatureDto[]): Promise<FeatureDto[]> {
+    if (features.length === 0) return features;
+    const { people, favorites } = await this.of(features.map((feature) => feature.name));
+    return features.map((feature) => {
+      const { createdBy, collaborators } = people.get(feature.name) ?? NOBODY;
+      return { ...feature, createdBy, collaborators, favorite: favorites.has(feature.name) };
+    });
+  }
+
+  async addFavorite(projectId: string, featureName: string): Promise<void> {
+    const userId = this.signedInUser();
+    await this.lookup.inProject(projectId, featureName);
+    await this.events.write({ type: 'feature-favorited', project: projectId, featureName }, (tx) =>
+      this.users.addFavorite(userId, featureName, tx),
+    );
+  }
+
+  async removeFavorite(projectId: string, featureName: string): Promise<void> {
+    const userId = this.signedInUser();
+    await this.lookup.inProject(projectId, featureName);
+    await this.events.write(
+      { type: 'feature-unfavorited', project: projectId, featureName },
+      (tx) => this.users.removeFavorite(userId, featureName, tx),
+    );
+  }
+
+  /** Favorites are a person's; a token acting alone is nobody, so it has none (403). */
+  private signedInUser(): number {
+    const user = currentPrincipal()?.user;
+    if (!user) {
+      throw new PermissionError(
+        [],
+        'Favorites belong to a signed-in user; an API token acting alone has none',
+      );
+    }
+    return user.id;
+  }
+}
