@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -48,7 +49,11 @@ export class ImportFeatureDto {
   @IsIn(FEATURE_TYPES, { message: `type must be one of ${FEATURE_TYPES.join(', ')}` })
   type?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the body’s project wins' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Ignored: the body’s project wins',
+  })
   @IsOptional()
   @IsString()
   project?: string | null;
@@ -225,6 +230,8 @@ export class ImportRequestDto {
   environment: string;
 
   @ApiProperty({ type: ImportDataDto })
+  // ValidateNested alone lets a missing `data` (or an array) through to the service.
+  @IsObject()
   @ValidateNested()
   @Type(() => ImportDataDto)
   data: ImportDataDto;
