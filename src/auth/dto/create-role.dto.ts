@@ -11,6 +11,7 @@ export class PermissionGrantDto {
   name: Permission;
 
   @ApiPropertyOptional({
+    type: String,
     nullable: true,
     description: 'Limits an environment permission to this environment',
   })
@@ -26,7 +27,7 @@ export class CreateRoleDto {
   @Length(1, 100)
   name: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString()
   @Length(0, 1000)
