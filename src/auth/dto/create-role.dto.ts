@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsNestedObject, IsResourceName } from '../../common/validators';
 import { Permission, PERMISSIONS } from '../permissions';
 
 @ApiSchema({ name: 'rolePermissionSchema' })
@@ -35,6 +35,7 @@ export class CreateRoleDto {
 
   @ApiProperty({ type: [PermissionGrantDto] })
   @IsArray()
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PermissionGrantDto)
   permissions: PermissionGrantDto[];

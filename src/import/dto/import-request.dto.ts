@@ -7,7 +7,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -15,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsOptionalNotNull, IsResourceName } from '../../common/validators';
+import { IsNestedObject, IsOptionalNotNull, IsResourceName } from '../../common/validators';
 import { CreateContextFieldDto } from '../../context-fields/dto/create-context-field.dto';
 import { CreateDependencyDto } from '../../features/dto/create-dependency.dto';
 import { FEATURE_TYPES } from '../../features/dto/create-feature.dto';
@@ -99,6 +98,7 @@ export class ImportFeatureEnvironmentDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => VariantInputDto)
   variants?: VariantInputDto[];
@@ -149,6 +149,7 @@ export class ImportDependencyDto {
   @ApiProperty({ type: [CreateDependencyDto] })
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CreateDependencyDto)
   dependencies: CreateDependencyDto[];
@@ -158,6 +159,7 @@ const list = (type: () => new () => object, required = false) => {
   const decorators = [
     IsArray(),
     ArrayMaxSize(MAX_ITEMS),
+    IsNestedObject({ each: true }),
     ValidateNested({ each: true }),
     Type(type),
   ];
@@ -231,7 +233,7 @@ export class ImportRequestDto {
 
   @ApiProperty({ type: ImportDataDto })
   // ValidateNested alone lets a missing `data` (or an array) through to the service.
-  @IsObject()
+  @IsNestedObject()
   @ValidateNested()
   @Type(() => ImportDataDto)
   data: ImportDataDto;
