@@ -464,8 +464,27 @@ function mutateBody(
       return { what: `invalid JSON ${text.slice(0, 20)}`, text };
     },
     () => {
-      const value = rng.pick<unknown>([null, 0, 'text', true, [], [base], 1e308]);
+      // An empty array is a valid body where the schema is a list (an empty JSON Patch).
+      const values: unknown[] = [null, 0, 'text', true, [base], 1e308];
+      if (!Array.isArray(base)) values.push([]);
+      const value = rng.pick(values);
       return { what: `body is ${json(value)}`, text: json(value) };
+    },
+    () => {
+      // An array where a nested object belongs: @ValidateNested() descends into arrays.
+      const nestedObjects = objects.filter((p) => p.length > 0);
+      if (nestedObjects.length === 0) return mutations[0]();
+      const p = rng.pick(nestedObjects);
+      const value = rng.pick<unknown>([[], [[]], [getAt(body, p)]]);
+      setAt(body, p, value);
+      return { what: `array for the object at ${at(p)}`, text: json(body) };
+    },
+    () => {
+      const required = Array.isArray(body) ? [] : (resolve(doc, schema).required ?? []);
+      if (required.length === 0) return mutations[0]();
+      const key = rng.pick(required);
+      (body as Record<string, unknown>)[key] = null;
+      return { what: `null for required ${key}`, text: json(body) };
     },
     // Bytes that are not UTF-8 inside a string of an otherwise plausible body (see invalidUtf8).
     () => ({ what: 'invalid UTF-8', text: json(body) }),
