@@ -28,7 +28,7 @@ describe('error records of rules.md §2', () => {
       {
         path: '/body/permissions',
         message:
-          'each permission must be an object {name, environment?}; permissions must be an array; each value in nested property permissions must be either object or array',
+          'each item of permissions must be an object; permissions must be an array; each value in nested property permissions must be either object or array',
       },
     ]);
     expect(record.message).toContain('/body/name');

@@ -288,6 +288,23 @@ describe('import: validation', () => {
     );
     expect(missing.details?.[0].path).toBe('/body/project');
   });
+
+  // Found by test/fuzz.e2e-spec.ts: without `data` (or with an array there) both routes answered 500.
+  it.each([
+    ['no data', {}],
+    ['data an array', { data: [] }],
+    ['data null', { data: null }],
+    ['data a string', { data: 'x' }],
+  ])('answers 400 at /body/data for %s, on validate and import', async (_what, extra) => {
+    for (const url of [VALIDATE, IMPORT]) {
+      const record = expectErrorRecord(
+        await t.admin.post(url, { project: 'default', environment: 'development', ...extra }),
+        400,
+        'ValidationError',
+      );
+      expect(record.details?.map((d) => d.path)).toEqual(['/body/data']);
+    }
+  });
 });
 
 describe('import: an export of Unleash 7.5.1', () => {

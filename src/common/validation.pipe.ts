@@ -104,6 +104,17 @@ export class RequestValidationPipe extends ValidationPipe {
       if (malformed.length > 0) {
         throw new ValidationError(`Request validation failed: ${malformed[0].path}`, malformed);
       }
+      // A name in the path never begins or ends with whitespace (the name rule allows none), and
+      // MariaDB's PAD SPACE collations would otherwise find `dev` for `dev ` (issue 13, D11). Tag
+      // values are free text, so `value` keeps its spaces.
+      if (
+        metadata.type === 'param' &&
+        metadata.data !== 'value' &&
+        typeof value === 'string' &&
+        /^\s|\s$/.test(value)
+      ) {
+        throw ValidationError.of(prefix, `${metadata.data} must not begin or end with whitespace`);
+      }
     }
     // class-transformer skips properties named like members of Object.prototype (toString,
     // constructor, …), so forbidNonWhitelisted never sees them; they are unknown all the same.

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsString, Length, Matches, NotEquals, ValidateIf } from 'class-validator';
+import { IsObject, IsString, Length, Matches, NotEquals, ValidateIf } from 'class-validator';
 
 /** The name rule of rules.md §2: 1–100 URL-friendly characters, and not `.` or `..`. */
 export const NAME_PATTERN = /^[a-zA-Z0-9~_.-]+$/;
@@ -22,3 +22,18 @@ export function IsResourceName(): PropertyDecorator {
  */
 export const IsOptionalNotNull = () =>
   ValidateIf((_object: object, value: unknown) => value !== undefined);
+
+/**
+ * The value (or, with `each`, every item) is an object: neither an array nor null. Goes with
+ * `@ValidateNested()`, which descends into an array it meets and validates that array's items
+ * instead, so that `legalValues: [[]]` passed as a list holding no objects and was stored as
+ * `[{}]`, and `payload: []` passed as a payload (found by test/fuzz.e2e-spec.ts).
+ */
+export function IsNestedObject(options: { each?: boolean } = {}): PropertyDecorator {
+  return IsObject({
+    each: options.each,
+    message: options.each
+      ? 'each item of $property must be an object'
+      : '$property must be an object',
+  });
+}

@@ -1,15 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  ValidateNested,
-} from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsArray, IsIn, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
+import { IsNestedObject, IsResourceName } from '../../common/validators';
 import { Permission, PERMISSIONS } from '../permissions';
 
 @ApiSchema({ name: 'rolePermissionSchema' })
@@ -19,6 +11,7 @@ export class PermissionGrantDto {
   name: Permission;
 
   @ApiPropertyOptional({
+    type: String,
     nullable: true,
     description: 'Limits an environment permission to this environment',
   })
@@ -34,7 +27,7 @@ export class CreateRoleDto {
   @Length(1, 100)
   name: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString()
   @Length(0, 1000)
@@ -43,7 +36,7 @@ export class CreateRoleDto {
   @ApiProperty({ type: [PermissionGrantDto] })
   @IsArray()
   // ValidateNested alone lets an array inside the array through unchecked (issue 13, D9).
-  @IsObject({ each: true, message: 'each permission must be an object {name, environment?}' })
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => PermissionGrantDto)
   permissions: PermissionGrantDto[];

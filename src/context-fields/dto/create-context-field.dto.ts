@@ -13,7 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
+import { IsNestedObject, IsOptionalNotNull, IsResourceName } from '../../common/validators';
 
 @ApiSchema({ name: 'legalValueSchema' })
 export class LegalValueDto {
@@ -63,6 +63,7 @@ export class CreateContextFieldDto {
   @IsOptional()
   @IsArray({ message: 'legalValues must be an array' })
   @ArrayMaxSize(1000)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => LegalValueDto)
   legalValues?: LegalValueDto[];

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ConstraintDto } from '../../common/constraints/constraint.dto';
-import { IsResourceName, IsOptionalNotNull } from '../../common/validators';
+import { IsNestedObject, IsOptionalNotNull, IsResourceName } from '../../common/validators';
 import { StrategyVariantDto, StrategyVariantInputDto } from './variant.dto';
 
 const INT32_MIN = -2147483648;
@@ -58,6 +58,7 @@ export class CreateStrategyDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ConstraintDto)
   constraints?: ConstraintDto[];
@@ -66,6 +67,7 @@ export class CreateStrategyDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => StrategyVariantInputDto)
   variants?: StrategyVariantInputDto[];

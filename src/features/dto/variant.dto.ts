@@ -14,6 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PAYLOAD_TYPES, WEIGHT_TYPES } from '../variant';
+import { IsNestedObject } from '../../common/validators';
 
 @ApiSchema({ name: 'payloadSchema' })
 export class PayloadDto {
@@ -67,6 +68,7 @@ export class StrategyVariantInputDto {
 
   @ApiPropertyOptional({ type: PayloadDto })
   @IsOptional()
+  @IsNestedObject()
   @ValidateNested()
   @Type(() => PayloadDto)
   payload?: PayloadDto;
@@ -99,6 +101,7 @@ export class VariantInputDto {
 
   @ApiPropertyOptional({ type: PayloadDto })
   @IsOptional()
+  @IsNestedObject()
   @ValidateNested()
   @Type(() => PayloadDto)
   payload?: PayloadDto;
@@ -107,6 +110,7 @@ export class VariantInputDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OverrideDto)
   overrides?: OverrideDto[];

@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsOptionalNotNull, IsResourceName } from '../../common/validators';
+import { IsNestedObject, IsOptionalNotNull, IsResourceName } from '../../common/validators';
 import { CreateContextFieldDto } from '../../context-fields/dto/create-context-field.dto';
 import { CreateDependencyDto } from '../../features/dto/create-dependency.dto';
 import { FEATURE_TYPES } from '../../features/dto/create-feature.dto';
@@ -48,7 +48,11 @@ export class ImportFeatureDto {
   @IsIn(FEATURE_TYPES, { message: `type must be one of ${FEATURE_TYPES.join(', ')}` })
   type?: string;
 
-  @ApiPropertyOptional({ description: 'Ignored: the body’s project wins' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'Ignored: the body’s project wins',
+  })
   @IsOptional()
   @IsString()
   project?: string | null;
@@ -94,6 +98,7 @@ export class ImportFeatureEnvironmentDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => VariantInputDto)
   variants?: VariantInputDto[];
@@ -144,6 +149,7 @@ export class ImportDependencyDto {
   @ApiProperty({ type: [CreateDependencyDto] })
   @IsArray()
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => CreateDependencyDto)
   dependencies: CreateDependencyDto[];
@@ -153,6 +159,7 @@ const list = (type: () => new () => object, required = false) => {
   const decorators = [
     IsArray(),
     ArrayMaxSize(MAX_ITEMS),
+    IsNestedObject({ each: true }),
     ValidateNested({ each: true }),
     Type(type),
   ];
@@ -225,6 +232,8 @@ export class ImportRequestDto {
   environment: string;
 
   @ApiProperty({ type: ImportDataDto })
+  // ValidateNested alone lets a missing `data` (or an array) through to the service.
+  @IsNestedObject()
   @ValidateNested()
   @Type(() => ImportDataDto)
   data: ImportDataDto;

@@ -11,7 +11,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ConstraintDto } from '../../common/constraints/constraint.dto';
-import { IsResourceName } from '../../common/validators';
+import { IsNestedObject, IsResourceName } from '../../common/validators';
 
 @ApiSchema({ name: 'upsertSegmentSchema' })
 export class CreateSegmentDto {
@@ -38,6 +38,7 @@ export class CreateSegmentDto {
   @ApiProperty({ type: [ConstraintDto] })
   @IsArray({ message: 'constraints must be an array' })
   @ArrayMaxSize(1000)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => ConstraintDto)
   constraints: ConstraintDto[];

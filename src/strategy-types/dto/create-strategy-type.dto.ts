@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { IsResourceName } from '../../common/validators';
+import { IsNestedObject, IsResourceName } from '../../common/validators';
 
 /** The parameter types Unleash's admin UI knows how to edit. */
 export const PARAMETER_TYPES = ['string', 'percentage', 'list', 'number', 'boolean'] as const;
@@ -61,6 +61,7 @@ export class CreateStrategyTypeDto {
   @IsOptional()
   @IsArray({ message: 'parameters must be an array' })
   @ArrayMaxSize(100)
+  @IsNestedObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => StrategyParameterDto)
   parameters?: StrategyParameterDto[];
