@@ -123,12 +123,15 @@ export function toStrategyDto(row: StrategyRow, segmentIds: number[] = []): Stra
 
 /**
  * `strategies` given: the full record (one feature read). Otherwise `counts` fills hasStrategies
- * and hasEnabledStrategies and the strategies are left out (feature lists).
+ * and hasEnabledStrategies and the strategies are left out (feature lists). `withVariants: false`
+ * leaves the variants out too, keeping variantCount (the project's feature list,
+ * docs/decisions-features.md).
  */
 export function toFeatureEnvironmentDto(
   row: FeatureEnvironmentRow,
   strategies: StrategyDto[] | undefined,
   counts?: StrategyCountRow,
+  withVariants = true,
 ): FeatureEnvironmentDto {
   const variants = parseJson<Variant[]>(row.variants, []);
   const total = strategies ? strategies.length : toNumber(counts?.total);
@@ -143,7 +146,7 @@ export function toFeatureEnvironmentDto(
     enabled: toBoolean(row.enabled),
     sortOrder: toNumber(row.sort_order),
     variantCount: variants.length,
-    variants,
+    ...(withVariants ? { variants } : {}),
     ...(strategies ? { strategies } : {}),
     hasStrategies: total > 0,
     hasEnabledStrategies: enabledCount > 0,

@@ -51,11 +51,12 @@ export class FeatureReadModel {
 
   /**
    * Feature records, by name. With `strategies: true` each environment carries its strategies;
-   * otherwise (lists) only whether it has any.
+   * otherwise (lists) only whether it has any. `variants: false` leaves each environment's
+   * variants out (variantCount stays): the project list's choice, docs/decisions-features.md.
    */
   async features(
     selection: FeatureSelection,
-    options: { strategies: boolean },
+    options: { strategies: boolean; variants?: boolean },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FeatureDto[]> {
     if ('names' in selection && selection.names.length === 0) return [];
@@ -104,7 +105,12 @@ export class FeatureReadModel {
             const key = envKey(feRow.feature_name, feRow.environment_name);
             return strategiesByEnv
               ? toFeatureEnvironmentDto(withEnv, strategiesByEnv.get(key) ?? [])
-              : toFeatureEnvironmentDto(withEnv, undefined, countsByEnv?.get(key));
+              : toFeatureEnvironmentDto(
+                  withEnv,
+                  undefined,
+                  countsByEnv?.get(key),
+                  options.variants !== false,
+                );
           }),
         tags: (tagsOf.get(row.name) ?? []).map(toTagDto),
         dependencies: (parentsOf.get(row.name) ?? []).map(toDependencyDto),

@@ -29,10 +29,15 @@ export class FeaturesService {
     private readonly dependencies: DependenciesStore,
   ) {}
 
-  /** The project's features that are not archived, by name, without their strategies. */
+  /**
+   * The project's features that are not archived, by name, without their environments' strategies
+   * and variants (the feature page has them): docs/decisions-features.md.
+   */
   async list(projectId: string): Promise<FeatureListDto> {
     await this.projects.assertExists(projectId);
-    return { features: await this.read.features({ projectId }, { strategies: false }) };
+    return {
+      features: await this.read.features({ projectId }, { strategies: false, variants: false }),
+    };
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {

@@ -33,7 +33,12 @@ export class FeatureEnvironmentDto {
   @ApiProperty() enabled: boolean;
   @ApiProperty() sortOrder: number;
   @ApiProperty() variantCount: number;
-  @ApiProperty({ type: [VariantDto] }) variants: VariantDto[];
+  @ApiPropertyOptional({
+    type: [VariantDto],
+    description:
+      'Present when one feature is read and in searches; left out of the project feature list',
+  })
+  variants?: VariantDto[];
   @ApiPropertyOptional({
     type: [StrategyDto],
     description: 'Present when one feature is read; left out of feature lists',
