@@ -185,7 +185,7 @@ describe('features', () => {
       expect(large.count).toBe(small.count);
     });
 
-    it('leaves the per-environment variants to the feature page, keeping variantCount', async () => {
+    it('leaves the per-environment variants to the feature page, keeping variantCount, and names once', async () => {
       await insertProjectDirectly(t, 'variants-list', ['development', 'production']);
       await createFeature(t, 'with-variants', {}, 'variants-list');
       const variants = [
@@ -196,7 +196,18 @@ describe('features', () => {
         .expect(200);
       const list = await t.admin.get('/api/admin/projects/variants-list/features').expect(200);
       const [listed] = list.body.features;
-      for (const env of listed.environments) expect(env).not.toHaveProperty('variants');
+      for (const env of listed.environments) {
+        expect(Object.keys(env)).toEqual([
+          'name',
+          'type',
+          'enabled',
+          'sortOrder',
+          'variantCount',
+          'hasStrategies',
+          'hasEnabledStrategies',
+          'lastSeenAt',
+        ]);
+      }
       expect(listed.environments.map((e: { variantCount: number }) => e.variantCount)).toEqual([
         1, 0,
       ]);
@@ -219,9 +230,13 @@ describe('features', () => {
         'lifecycle',
       ]);
       const page = await t.admin.get(featureUrl('with-variants', 'variants-list')).expect(200);
-      expect(page.body.environments[0].variants).toEqual([
-        expect.objectContaining({ name: 'blue', weight: 1000 }),
-      ]);
+      expect(page.body.environments[0]).toEqual(
+        expect.objectContaining({
+          featureName: 'with-variants',
+          environment: 'development',
+          variants: [expect.objectContaining({ name: 'blue', weight: 1000 })],
+        }),
+      );
     });
 
     it('lists features with variants, tags and dependencies in as many statements as bare ones', async () => {

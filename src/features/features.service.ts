@@ -31,12 +31,13 @@ export class FeaturesService {
 
   /**
    * The project's features that are not archived, by name, without their environments' strategies
-   * and variants (the feature page has them): docs/decisions-features.md.
+   * and variants (the feature page has them) and the names each environment repeats:
+   * docs/decisions-features.md.
    */
   async list(projectId: string): Promise<FeatureListDto> {
     await this.projects.assertExists(projectId);
     return {
-      features: await this.read.features({ projectId }, { strategies: false, variants: false }),
+      features: await this.read.features({ projectId }, { strategies: false, shape: 'list' }),
     };
   }
 

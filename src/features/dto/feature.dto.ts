@@ -27,8 +27,10 @@ export class LifecycleDto {
 @ApiSchema({ name: 'featureEnvironmentSchema' })
 export class FeatureEnvironmentDto {
   @ApiProperty({ description: 'Name of the environment' }) name: string;
-  @ApiProperty() featureName: string;
-  @ApiProperty() environment: string;
+  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
+  featureName?: string;
+  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
+  environment?: string;
   @ApiProperty({ description: 'Type of the environment' }) type: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty() sortOrder: number;
