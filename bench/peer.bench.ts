@@ -141,6 +141,9 @@ function peakRss(pid: string | undefined): string {
   }
 }
 
+const size = (bytes: number) =>
+  bytes >= 1e5 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -201,8 +204,8 @@ async function main(): Promise<void> {
       `  median: flagkeeper ${median(times.flagkeeper).toFixed(1)} ms, unleash ` +
         `${median(times.unleash).toFixed(1)} ms; median per-round ratio ` +
         `${median(ratios).toFixed(2)}× (range ${Math.min(...ratios).toFixed(2)}–` +
-        `${Math.max(...ratios).toFixed(2)}×); response flagkeeper ${(bytes.flagkeeper / 1e6).toFixed(2)} MB, ` +
-        `unleash ${(bytes.unleash / 1e6).toFixed(2)} MB`,
+        `${Math.max(...ratios).toFixed(2)}×); response flagkeeper ${size(bytes.flagkeeper)}, ` +
+        `unleash ${size(bytes.unleash)}`,
     );
   }
   console.log(`\nload average before ${loadBefore}, after ${load()}`);
