@@ -16,7 +16,8 @@ import type { StrategyVariant, Variant } from './variant';
 /*
  * Row → DTO mapping for raw SQL rows of the feature tables, the same on both databases (values go
  * through sql-values). The stores return these rows; the export maps the same rows to its own
- * items (fewer fields) and shares toStrategyDto and toDependencyDto.
+ * items (fewer fields) and shares toDependencyDto; its strategy JSON keeps toStrategyDto's key
+ * order (src/export/export.service.ts, strategyJson).
  */
 
 /** `SELECT name, project_id, type, description, stale, impression_data, archived_at, created_at FROM features` */
