@@ -189,6 +189,104 @@ describe('features', () => {
       expect(large.count).toBe(small.count);
     });
 
+    it('leaves the per-environment variants to the feature page, keeping variantCount, and names once', async () => {
+      await insertProjectDirectly(t, 'variants-list', ['development', 'production']);
+      await createFeature(t, 'with-variants', {}, 'variants-list');
+      const variants = [
+        { name: 'blue', weight: 1000, weightType: 'variable', stickiness: 'default' },
+      ];
+      await t.admin
+        .put(`${envUrl('with-variants', 'development', 'variants-list')}/variants`, variants)
+        .expect(200);
+      const list = await t.admin.get('/api/admin/projects/variants-list/features').expect(200);
+      const [listed] = list.body.features;
+      for (const env of listed.environments) {
+        expect(Object.keys(env)).toEqual([
+          'name',
+          'type',
+          'enabled',
+          'sortOrder',
+          'variantCount',
+          'hasStrategies',
+          'hasEnabledStrategies',
+          'lastSeenAt',
+        ]);
+      }
+      expect(listed.environments.map((e: { variantCount: number }) => e.variantCount)).toEqual([
+        1, 0,
+      ]);
+      // The seed's Feature record keeps its fields in the list.
+      expect(Object.keys(listed)).toEqual([
+        'name',
+        'type',
+        'description',
+        'project',
+        'enabled',
+        'archived',
+        'archivedAt',
+        'stale',
+        'impressionData',
+        'createdAt',
+        'environments',
+        'tags',
+        'dependencies',
+        'children',
+        'lifecycle',
+      ]);
+      const page = await t.admin.get(featureUrl('with-variants', 'variants-list')).expect(200);
+      expect(page.body.environments[0]).toEqual(
+        expect.objectContaining({
+          featureName: 'with-variants',
+          environment: 'development',
+          variants: [expect.objectContaining({ name: 'blue', weight: 1000 })],
+        }),
+      );
+    });
+
+    it('lists features with variants, tags and dependencies in as many statements as bare ones', async () => {
+      await insertProjectDirectly(t, 'count-few', ['development', 'production']);
+      await insertProjectDirectly(t, 'count-many', ['development', 'production']);
+      const fill = async (project: string, n: number) => {
+        for (let i = 0; i < n; i++) {
+          const name = `${project}-${i}`;
+          await createFeature(t, name, {}, project);
+          await createStrategy(t, name, 'development', { name: 'default' }, project);
+          await t.admin
+            .put(`${envUrl(name, 'production', project)}/variants`, [
+              { name: 'v', weight: 1000, weightType: 'variable', stickiness: 'default' },
+            ])
+            .expect(200);
+          await t.admin
+            .post(`/api/admin/features/${name}/tags`, { type: 'simple', value: `t${i}` })
+            .expect(201);
+          if (i > 0) {
+            await t.admin
+              .post(`${featureUrl(name, project)}/dependencies`, { feature: `${project}-0` })
+              .expect(201);
+          }
+        }
+      };
+      await fill('count-few', 2);
+      await fill('count-many', 25);
+      // A request just before each measurement keeps the admin token in the auth cache.
+      await t.admin.get('/api/admin/projects/count-few/features').expect(200);
+      const few = await t.sql.measure(() =>
+        t.admin.get('/api/admin/projects/count-few/features').expect(200),
+      );
+      await t.admin.get('/api/admin/projects/count-many/features').expect(200);
+      const many = await t.sql.measure(() =>
+        t.admin.get('/api/admin/projects/count-many/features').expect(200),
+      );
+      expect(few.result.body.features).toHaveLength(2);
+      expect(many.result.body.features).toHaveLength(25);
+      const third = many.result.body.features.find(
+        (f: { name: string }) => f.name === 'count-many-3',
+      );
+      expect(third.dependencies).toEqual([expect.objectContaining({ feature: 'count-many-0' })]);
+      expect(third.tags).toEqual([{ type: 'simple', value: 't3' }]);
+      expect(many.count).toBe(few.count);
+    });
+
     it('answers 404 for an unknown project', async () => {
       expectErrorRecord(
         await t.admin.get('/api/admin/projects/nope/features'),

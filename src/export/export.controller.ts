@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { Body, Controller, HttpCode, Post, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, BODY_ERRORS } from '../common/api-errors.decorator';
-import type { FastifyReply } from 'fastify';
 import { ExportQueryDto } from './dto/export-query.dto';
 import { ExportResultDto } from './dto/export-result.dto';
 import { ExportService } from './export.service';
@@ -22,14 +22,13 @@ export class ExportController {
   })
   @ApiOperation({ summary: 'Export features of an environment', operationId: 'exportFeatures' })
   @ApiErrors(...BODY_ERRORS, [404, 'Unknown environment, or unknown project when it selects'])
-  async export(
-    @Body() query: ExportQueryDto,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<ExportResultDto> {
-    const { document, filename } = await this.exports.export(query);
-    if (query.downloadFile === true) {
-      void reply.header('Content-Disposition', `attachment; filename="${filename}"`);
-    }
-    return document;
+  async export(@Body() query: ExportQueryDto): Promise<StreamableFile> {
+    // Errors (unknown environment or project) are thrown here, before the first byte, so they
+    // are still error records; the body is then written as it is built (issue 15).
+    const { body, filename } = await this.exports.export(query);
+    return new StreamableFile(Readable.from(body), {
+      type: 'application/json; charset=utf-8',
+      disposition: query.downloadFile === true ? `attachment; filename="${filename}"` : undefined,
+    });
   }
 }

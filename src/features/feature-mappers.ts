@@ -16,7 +16,8 @@ import type { StrategyVariant, Variant } from './variant';
 /*
  * Row → DTO mapping for raw SQL rows of the feature tables, the same on both databases (values go
  * through sql-values). The stores return these rows; the export maps the same rows to its own
- * items (fewer fields) and shares toStrategyDto and toDependencyDto.
+ * items (fewer fields) and shares toDependencyDto; its strategy JSON keeps toStrategyDto's key
+ * order (src/export/export.service.ts, strategyJson).
  */
 
 /** `SELECT name, project_id, type, description, stale, impression_data, archived_at, created_at FROM features` */
@@ -123,27 +124,30 @@ export function toStrategyDto(row: StrategyRow, segmentIds: number[] = []): Stra
 
 /**
  * `strategies` given: the full record (one feature read). Otherwise `counts` fills hasStrategies
- * and hasEnabledStrategies and the strategies are left out (feature lists).
+ * and hasEnabledStrategies and the strategies are left out (feature lists). `shape: 'list'` (the
+ * project's feature list, docs/decisions-features.md) also leaves out the variants (variantCount
+ * stays) and the repetitions of the feature's and the environment's names.
  */
 export function toFeatureEnvironmentDto(
   row: FeatureEnvironmentRow,
   strategies: StrategyDto[] | undefined,
   counts?: StrategyCountRow,
+  shape: 'record' | 'list' = 'record',
 ): FeatureEnvironmentDto {
   const variants = parseJson<Variant[]>(row.variants, []);
   const total = strategies ? strategies.length : toNumber(counts?.total);
   const enabledCount = strategies
     ? strategies.filter((s) => !s.disabled).length
     : toNumber(counts?.enabled_count);
+  const record = shape === 'record';
   return {
     name: row.environment_name,
-    featureName: row.feature_name,
-    environment: row.environment_name,
+    ...(record ? { featureName: row.feature_name, environment: row.environment_name } : {}),
     type: row.type,
     enabled: toBoolean(row.enabled),
     sortOrder: toNumber(row.sort_order),
     variantCount: variants.length,
-    variants,
+    ...(record ? { variants } : {}),
     ...(strategies ? { strategies } : {}),
     hasStrategies: total > 0,
     hasEnabledStrategies: enabledCount > 0,

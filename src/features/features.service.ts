@@ -35,10 +35,14 @@ export class FeaturesService {
     private readonly people: FeaturePeopleService,
   ) {}
 
-  /** The project's features that are not archived, by name, without their strategies. */
+  /**
+   * The project's features that are not archived, by name, without their environments' strategies
+   * and variants (the feature page has them) and the names each environment repeats:
+   * docs/decisions-features.md.
+   */
   async list(projectId: string): Promise<FeatureListDto> {
     await this.projects.assertExists(projectId);
-    const features = await this.read.features({ projectId }, { strategies: false });
+    const features = await this.read.features({ projectId }, { strategies: false, shape: 'list' });
     return { features: await this.people.fill(features) };
   }
 

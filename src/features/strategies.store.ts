@@ -19,7 +19,7 @@ const STRATEGY_COLUMNS = `fs.id, fs.feature_name, fs.environment_name, fs.strate
     WHERE fss.strategy_id = fs.id) AS segment_ids`;
 
 /** GROUP_CONCAT's comma-separated ids (a string, or bytes on MySQL), ascending. */
-function segmentIdList(value: unknown): number[] {
+export function segmentIdList(value: unknown): number[] {
   if (value === null || value === undefined) return [];
   const ids = String(value).split(',').map(Number);
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
@@ -357,20 +357,19 @@ export class StrategiesStore {
 
   /**
    * The export's read: the selected features' strategies in one environment, each with its
-   * segment ids, in one statement.
+   * segment ids, in one statement. Raw rows: the export splices their JSON text (issue 15).
    */
   async readForExport(
     tx: EntityManager,
     selectionTable: string,
     environment: string,
-  ): Promise<StrategyDto[]> {
-    const rows: StrategyWithSegmentsRow[] = await tx.query(
+  ): Promise<StrategyWithSegmentsRow[]> {
+    return tx.query(
       `SELECT ${STRATEGY_COLUMNS}
          FROM ${selectionTable} sel JOIN feature_strategies fs ON fs.feature_name = sel.name
         WHERE fs.environment_name = ?`,
       [environment],
     );
-    return rows.map(toStrategy);
   }
 
   /** How many strategies these features have in the environment (one statement). */

@@ -27,13 +27,20 @@ export class LifecycleDto {
 @ApiSchema({ name: 'featureEnvironmentSchema' })
 export class FeatureEnvironmentDto {
   @ApiProperty({ description: 'Name of the environment' }) name: string;
-  @ApiProperty() featureName: string;
-  @ApiProperty() environment: string;
+  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
+  featureName?: string;
+  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
+  environment?: string;
   @ApiProperty({ description: 'Type of the environment' }) type: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty() sortOrder: number;
   @ApiProperty() variantCount: number;
-  @ApiProperty({ type: [VariantDto] }) variants: VariantDto[];
+  @ApiPropertyOptional({
+    type: [VariantDto],
+    description:
+      'Present when one feature is read and in searches; left out of the project feature list',
+  })
+  variants?: VariantDto[];
   @ApiPropertyOptional({
     type: [StrategyDto],
     description: 'Present when one feature is read; left out of feature lists',
