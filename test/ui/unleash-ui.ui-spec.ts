@@ -231,6 +231,42 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper", () => {
     });
   });
 
+  it('exports features selected in the list', async () => {
+    await flow('export', async () => {
+      await page.evaluate(() => localStorage.clear());
+      await open('/projects/default');
+      for (const name of ['list-27', 'list-26']) {
+        const link = page.locator(`a[href="/projects/default/features/${name}"]`);
+        await visible(link);
+        await link
+          .locator('xpath=ancestor::*[.//input[@type="checkbox"]][1]')
+          .locator('input[type="checkbox"]')
+          .first()
+          .check();
+      }
+      await shows(/2\s*selected/i);
+      await page.getByRole('button', { name: /^Export$/ }).click();
+      const exported = page.waitForResponse(
+        (r) =>
+          r.request().method() === 'POST' &&
+          new URL(r.url()).pathname === '/api/admin/features-batch/export',
+        { timeout: UI_WAIT },
+      );
+      await page.getByRole('button', { name: /^Export selection$/ }).click();
+      const answer = await exported;
+      expect(answer.status()).toBe(200);
+      const body = await answer.json();
+      expect(body.features.map((f: { name: string }) => f.name).sort()).toEqual([
+        'list-26',
+        'list-27',
+      ]);
+      // What the UI downloaded is what Flagkeeper exports for the same request.
+      const request = answer.request().postDataJSON();
+      const stored = await t.admin.post('/api/admin/features-batch/export', request).expect(200);
+      expect(stored.body.features).toEqual(body.features);
+    });
+  });
+
   it('creates and deletes an API token', async () => {
     await flow('api-token', async () => {
       await open('/admin/api/create-token');
