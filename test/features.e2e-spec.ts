@@ -232,6 +232,9 @@ describe('features', () => {
         'dependencies',
         'children',
         'lifecycle',
+        'createdBy',
+        'collaborators',
+        'favorite',
       ]);
       const page = await t.admin.get(featureUrl('with-variants', 'variants-list')).expect(200);
       expect(page.body.environments[0]).toEqual(

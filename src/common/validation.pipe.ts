@@ -104,11 +104,13 @@ export class RequestValidationPipe extends ValidationPipe {
       if (malformed.length > 0) {
         throw new ValidationError(`Request validation failed: ${malformed[0].path}`, malformed);
       }
-      // A name in the path never begins or ends with whitespace (the name rule allows none), and
+      // A name in the path (ids have their own pipe) never begins or ends with whitespace (the
+      // name rule allows none), and
       // MariaDB's PAD SPACE collations would otherwise find `dev` for `dev ` (issue 13, D11). Tag
       // values are free text, so `value` keeps its spaces.
       if (
         metadata.type === 'param' &&
+        metadata.metatype === String &&
         metadata.data !== 'value' &&
         typeof value === 'string' &&
         /^\s|\s$/.test(value)

@@ -127,7 +127,9 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper", () => {
       // The session is the cookie the browser now holds; Flagkeeper knows who it is.
       const cookies = await page.context().cookies();
       expect(cookies.length).toBeGreaterThan(0);
-      const me = await page.evaluate(() => fetch('/api/admin/user').then((r) => r.json()));
+      const me = (await page.evaluate(() => fetch('/api/admin/user').then((r) => r.json()))) as {
+        user: unknown;
+      };
       expect(me.user).toMatchObject({ id: expect.any(Number), name: 'Admin', isAPI: false });
     });
   });
@@ -202,7 +204,10 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper", () => {
         .expect(201);
       // The newest flag, so on the first page whatever else the list holds, once the filter the
       // list flow left behind (the UI keeps it in local storage) is gone.
-      await page.evaluate(() => localStorage.clear());
+      await page.evaluate(() =>
+        // Runs in the page, where localStorage exists; the test's own types know no DOM.
+        (globalThis as unknown as { localStorage: { clear(): void } }).localStorage.clear(),
+      );
       await open('/projects/default');
       // The list is drawn with divs, not table rows: the row is the link's nearest ancestor that
       // holds checkboxes. Its first checkbox selects it; the next is the development switch.
@@ -233,7 +238,10 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper", () => {
 
   it('exports features selected in the list', async () => {
     await flow('export', async () => {
-      await page.evaluate(() => localStorage.clear());
+      await page.evaluate(() =>
+        // Runs in the page, where localStorage exists; the test's own types know no DOM.
+        (globalThis as unknown as { localStorage: { clear(): void } }).localStorage.clear(),
+      );
       await open('/projects/default');
       for (const name of ['list-27', 'list-26']) {
         const link = page.locator(`a[href="/projects/default/features/${name}"]`);
