@@ -16,9 +16,11 @@ async function migratedTables(dataSource: DataSource): Promise<string[]> {
       ? `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
       : `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()`;
   const rows: Array<{ name: string }> = await dataSource.query(sql);
+  // TypeORM's own record of the migrations, and the lock row that serialises them on Galera
+  // (migration-lock.store.ts), are not part of the application's schema.
   return rows
     .map((row) => row.name)
-    .filter((name) => name !== 'migrations')
+    .filter((name) => name !== 'migrations' && name !== 'migrations_lock')
     .sort();
 }
 
