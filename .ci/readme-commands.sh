@@ -7,10 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+# npm start runs npm, a shell and node: it gets a process group of its own (setsid), and the
+# whole group is stopped, so no server outlives this script and holds the port.
+trap '[ -n "$pid" ] && kill -TERM -- -"$pid" 2>/dev/null; rm -rf "$work"' EXIT
 export DATABASE_URL="sqlite:$work/readme.sqlite" PORT=3919 HOST=127.0.0.1 LOG_LEVEL=warn
 
-(exec npm start >"$work/start.log" 2>&1) &
+setsid npm start >"$work/start.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 240); do
   grep -q '^+-*+$' "$work/start.log" 2>/dev/null && [ "$(grep -c '^+-*+$' "$work/start.log")" -ge 2 ] && break
@@ -28,7 +30,7 @@ for token in "$first" "$minted"; do
   [ "$status" = 200 ] || { echo "readme commands: a token was refused ($status)"; exit 1; }
 done
 
-kill -TERM "$pid"
+kill -TERM -- -"$pid"
 wait "$pid" || true
 pid=
 
