@@ -26,6 +26,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { createApp } from '../src/app-setup';
 import { loadConfig } from '../src/config/app-config';
 import { sqlTimestamp } from '../src/database/sql-values';
+import { freshMysqlDatabase, percentile } from './bench-support';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 100000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -39,27 +40,6 @@ const QUERIES: Array<{ label: string; query: string; total: number }> = [
   { label: 'by feature', query: 'feature=feature-000042', total: SIZE / FEATURES },
   { label: 'by type', query: `type=${TYPES[7]}`, total: SIZE / TYPES.length },
 ];
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function freshMysqlDatabase(serverUrl: string): Promise<string> {
-  const { createConnection } = await import('mysql2/promise');
-  const url = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
-  const database = decodeURIComponent(url.pathname.slice(1)) || 'flagkeeper_bench_events';
-  const admin = await createConnection({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-  });
-  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  return serverUrl;
-}
 
 /** The log as a year of writes would leave it: one INSERT per 1,000 events, in one transaction. */
 async function fillEvents(dataSource: DataSource): Promise<void> {
@@ -99,7 +79,10 @@ async function runOn(kind: 'sqlite' | 'mysql'): Promise<boolean> {
   const databaseUrl =
     kind === 'sqlite'
       ? `sqlite:${join(dir, 'bench.sqlite')}`
-      : await freshMysqlDatabase(process.env.BENCH_DATABASE_URL as string);
+      : await freshMysqlDatabase(
+          process.env.BENCH_DATABASE_URL as string,
+          'flagkeeper_bench_events',
+        );
   const app = await createApp(
     loadConfig({ DATABASE_URL: databaseUrl, INIT_ADMIN_API_TOKENS: TOKEN, LOG_LEVEL: 'warn' }),
   );

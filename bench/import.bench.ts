@@ -25,6 +25,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as TypeOrmLogger } from 'typeorm';
+import { freshMysqlDatabase } from './bench-support';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 10000);
 const TARGET_MS = 2000;
@@ -54,22 +55,6 @@ class StatementCounter implements TypeOrmLogger {
   log(): void {}
 }
 
-async function freshMysqlDatabase(serverUrl: string): Promise<string> {
-  const { createConnection } = await import('mysql2/promise');
-  const url = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
-  const database = decodeURIComponent(url.pathname.slice(1)) || 'flagkeeper_bench_import';
-  const admin = await createConnection({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-  });
-  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  return serverUrl;
-}
-
 async function runScenario(kind: Kind): Promise<Run[]> {
   const { createApp } = await import('../src/app-setup');
   const { loadConfig } = await import('../src/config/app-config');
@@ -82,7 +67,10 @@ async function runScenario(kind: Kind): Promise<Run[]> {
   const databaseUrl =
     kind === 'sqlite'
       ? `sqlite:${join(dir, 'bench.sqlite')}`
-      : await freshMysqlDatabase(process.env.BENCH_DATABASE_URL as string);
+      : await freshMysqlDatabase(
+          process.env.BENCH_DATABASE_URL as string,
+          'flagkeeper_bench_import',
+        );
   const counter = new StatementCounter();
   const app = await createApp(
     loadConfig({ DATABASE_URL: databaseUrl, INIT_ADMIN_API_TOKENS: TOKEN, LOG_LEVEL: 'warn' }),

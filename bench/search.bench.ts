@@ -25,6 +25,7 @@ import { createApp } from '../src/app-setup';
 import { loadConfig } from '../src/config/app-config';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { insertBulkFeatures } from '../test/fixtures/bulk-features';
+import { freshMysqlDatabase, percentile } from './bench-support';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 10000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -42,33 +43,15 @@ const QUERIES: Array<{ label: string; query: string; total: number }> = [
   },
 ];
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function freshMysqlDatabase(serverUrl: string): Promise<string> {
-  const { createConnection } = await import('mysql2/promise');
-  const url = new URL(serverUrl.replace(/^mariadb:/, 'mysql:'));
-  const database = decodeURIComponent(url.pathname.slice(1)) || 'flagkeeper_bench_search';
-  const admin = await createConnection({
-    host: url.hostname,
-    port: Number(url.port || 3306),
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-  });
-  await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  await admin.end();
-  return serverUrl;
-}
-
 async function runOn(kind: 'sqlite' | 'mysql'): Promise<boolean> {
   const dir = kind === 'sqlite' ? mkdtempSync(join(tmpdir(), 'flagkeeper-bench-search-')) : '';
   const databaseUrl =
     kind === 'sqlite'
       ? `sqlite:${join(dir, 'bench.sqlite')}`
-      : await freshMysqlDatabase(process.env.BENCH_DATABASE_URL as string);
+      : await freshMysqlDatabase(
+          process.env.BENCH_DATABASE_URL as string,
+          'flagkeeper_bench_search',
+        );
   const app = await createApp(
     loadConfig({ DATABASE_URL: databaseUrl, INIT_ADMIN_API_TOKENS: TOKEN, LOG_LEVEL: 'warn' }),
   );
