@@ -1,6 +1,12 @@
 import { routesOf } from '../src/app-setup';
 import { createFeature, featureUrl } from './feature-fixtures';
-import { ADMIN_PASSWORD, expectErrorRecord, startTestApp, TestApp } from './support/test-app';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_TOKEN,
+  expectErrorRecord,
+  startTestApp,
+  TestApp,
+} from './support/test-app';
 
 interface EventRecord {
   id: number;
@@ -273,6 +279,18 @@ describe('events of the remaining writes, and the people of a feature', () => {
         data: { id: 1, name: 'Admin', username: 'admin', email: null },
       }),
     );
+  });
+
+  it('records the admin tokens created at start, as the system, without their secret', async () => {
+    const created = (await allEvents(t)).filter((event) => event.type === 'api-token-created');
+    expect(created[0]).toEqual(
+      expect.objectContaining({
+        createdBy: 'system',
+        createdByUserId: null,
+        data: expect.objectContaining({ tokenName: 'init-admin-token-1', type: 'admin' }),
+      }),
+    );
+    expect(JSON.stringify(created[0])).not.toContain(ADMIN_TOKEN);
   });
 
   it('never stores a token secret or a hash in an event', async () => {

@@ -48,6 +48,8 @@ describe('the first start and a lost admin token', () => {
     await database.drop();
   });
 
+  // Two children compile the whole app with ts-node: on a loaded 2-core machine that alone has
+  // taken over two minutes, hence the long limit (a guard against hanging, not a time check).
   it('prints the generated token framed after the listen line, and the admin command mints another', async () => {
     const port = await freePort();
     const env = { PATH: process.env.PATH, DATABASE_URL: database.url };
@@ -112,7 +114,7 @@ describe('the first start and a lost admin token', () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server?.once('exit', resolve));
     server = undefined;
-  }, 120000);
+  }, 300000);
 
   it('answers an unknown admin command with its usage and exit code 2', () => {
     const result = spawnSync(

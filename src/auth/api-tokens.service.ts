@@ -182,37 +182,45 @@ export class ApiTokensService implements OnApplicationBootstrap {
       });
       const known = new Set(existing.map((row) => row.secretHash));
       const missing = hashes.filter((hash) => !known.has(hash));
-      if (missing.length > 0) {
-        await this.tokens.insert(
-          missing.map((secretHash, index) => ({
-            tokenName: `init-admin-token-${index + 1}`,
-            type: 'admin' as const,
-            secretHash,
-            environment: null,
-            projects: [],
-            roleId: null,
-            expiresAt: null,
-            createdAt: new Date(),
-          })),
-        );
-      }
+      await this.insertInitialAdminTokens(
+        missing.map((secretHash, index) => ({ name: `init-admin-token-${index + 1}`, secretHash })),
+      );
       return;
     }
     if ((await this.tokens.count({ where: { type: 'admin' } })) > 0) return;
     const secret = newTokenString('*', '*');
-    await this.tokens.insert({
-      tokenName: 'initial-admin-token',
-      type: 'admin',
-      secretHash: hashToken(secret),
-      environment: null,
-      projects: [],
-      roleId: null,
-      expiresAt: null,
-      createdAt: new Date(),
-    });
+    await this.insertInitialAdminTokens([
+      { name: 'initial-admin-token', secretHash: hashToken(secret) },
+    ]);
     // Kept in memory only until main.ts prints it, once, after the server listens.
     this.generatedSecret = secret;
     this.logger.log('Created the initial admin API token (printed to stdout once, at listen)');
+  }
+
+  /** Start-up tokens are writes like any other: each gets its event, recorded as the system's. */
+  private async insertInitialAdminTokens(
+    tokens: Array<{ name: string; secretHash: string }>,
+  ): Promise<void> {
+    if (tokens.length === 0) return;
+    const rows = tokens.map(({ name, secretHash }) =>
+      this.tokens.create({
+        tokenName: name,
+        type: 'admin',
+        secretHash,
+        environment: null,
+        projects: [],
+        roleId: null,
+        expiresAt: null,
+        createdAt: new Date(),
+      }),
+    );
+    await this.dataSource.transaction(async (tx) => {
+      await tx.insert(ApiToken, rows);
+      await this.events.record(
+        tx,
+        ...rows.map((row) => ({ type: 'api-token-created', data: tokenEventData(row) })),
+      );
+    });
   }
 
   /**
