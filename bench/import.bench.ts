@@ -42,11 +42,26 @@ interface Run {
   peakRssMb: number;
 }
 
+/**
+ * Counts the statements of a run and, with BENCH_PROFILE set, times each one as the gap until
+ * the next statement starts (the run's statements are sequential, in one transaction).
+ */
 class StatementCounter implements TypeOrmLogger {
   count = 0;
   recording = false;
-  logQuery(): void {
-    if (this.recording) this.count += 1;
+  timings: Array<{ sql: string; ms: number }> = [];
+  private last?: { sql: string; at: bigint };
+  logQuery(sql: string): void {
+    if (!this.recording) return;
+    this.count += 1;
+    this.lap(sql);
+  }
+  lap(sql?: string): void {
+    const now = process.hrtime.bigint();
+    if (this.last) {
+      this.timings.push({ sql: this.last.sql, ms: Number(now - this.last.at) / 1e6 });
+    }
+    this.last = sql === undefined ? undefined : { sql, at: now };
   }
   logQueryError(): void {}
   logQuerySlow(): void {}
@@ -138,6 +153,14 @@ async function runScenario(kind: Kind): Promise<Run[]> {
       counter.recording = true;
       await imports.import(dto, principal);
       counter.recording = false;
+      counter.lap();
+      if (process.env.BENCH_PROFILE) {
+        for (const { sql, ms } of counter.timings.splice(0)) {
+          process.stderr.write(
+            `    ${ms.toFixed(0).padStart(6)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 110)}\n`,
+          );
+        }
+      }
       const done = process.hrtime.bigint();
       runs.push({
         label,

@@ -10,7 +10,6 @@ import { ContextFieldsStore } from '../context-fields/context-fields.store';
 import { Dialect, dialectOf } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
-import { checkObject } from '../features/body-validation';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { FeatureTagsStore } from '../features/feature-tags.store';
@@ -30,6 +29,7 @@ import { StrategyTypesStore } from '../strategy-types/strategy-types.store';
 import { TagTypesStore } from '../tags/tag-types.store';
 import { ImportRequestDto, KNOWN_COLLECTIONS } from './dto/import-request.dto';
 import { ImportValidationDto, ImportValidationItemDto } from './dto/import-validation.dto';
+import { checkImportBody } from './import-body';
 import { EventsService } from '../events/events.service';
 
 /** A 400 for an import that the validate document finds errors in: the record carries them. */
@@ -151,7 +151,7 @@ export class ImportService {
         input = { ...body, data: Object.fromEntries(known) };
       }
     }
-    const { value, details } = await checkObject(ImportRequestDto, input, '/body');
+    const { value, details } = await checkImportBody(input);
     if (details.length > 0) throw ValidationError.listing(details);
     return value;
   }
