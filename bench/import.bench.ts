@@ -185,7 +185,14 @@ async function runScenario(kind: Kind): Promise<Run[]> {
 function runChild(kind: Kind): Promise<Run[]> {
   return new Promise((resolve, reject) => {
     const child = fork(__filename, ['--scenario', kind], {
-      execArgv: ['-r', 'ts-node/register/transpile-only'],
+      execArgv: [
+        '-r',
+        'ts-node/register/transpile-only',
+        // BENCH_CPU_PROF=dir writes a V8 CPU profile of the run there (for chrome://inspect).
+        ...(process.env.BENCH_CPU_PROF
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+          : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result: Run[] | undefined;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { toNumber } from '../database/sql-values';
-import { dialectOf, jsonRecords } from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { LifecycleRow } from './feature-mappers';
 import { LIFECYCLE_STAGES } from './feature-lifecycle.entity';
@@ -63,9 +63,17 @@ export class LifecycleStore {
   /** The import's new features enter the initial stage (one statement). */
   async startForImport(tx: EntityManager, names: string[], at: string): Promise<void> {
     if (names.length === 0) return;
+    const head = 'INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)';
+    if (dialectOf(this.dataSource) === 'mysql') {
+      await insertValues(
+        tx,
+        head,
+        names.map((name) => [name, 'initial', at]),
+      );
+      return;
+    }
     await tx.query(
-      `INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)
-       SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
+      `${head} SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
       [at, JSON.stringify(names.map((name) => ({ name })))],
     );
   }
