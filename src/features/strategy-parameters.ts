@@ -1,5 +1,4 @@
 import type { ErrorDetail } from '../common/errors';
-import type { StrategyParameterDefinition } from '../strategy-types/strategy-type.entity';
 import type { ContextReference } from './variant-rules';
 
 const MAX_PARAMETERS = 100;
@@ -12,10 +11,10 @@ export function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** What the parameter rules need of a strategy type. */
+/** What the parameter rules need of a strategy type: its name and its parameters' types. */
 export interface ParameterRules {
   name: string;
-  parameters: StrategyParameterDefinition[];
+  parameters: Array<{ name: string; type: string }>;
 }
 
 /**
