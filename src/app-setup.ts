@@ -14,6 +14,12 @@ import { setupDocs } from './docs-setup';
 export const DEFAULT_BODY_LIMIT = 100 * 1024;
 export const BATCH_BODY_LIMIT = 10 * 1024 * 1024;
 const BATCH_PREFIX = '/api/admin/features-batch/';
+/**
+ * The import and its validation take a whole export: 10,000 features of the benchmark's shape
+ * are about 13 MiB (docs/decisions-import.md, "The body limit").
+ */
+export const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
+const IMPORT_ROUTES = new Set([`${BATCH_PREFIX}validate`, `${BATCH_PREFIX}import`]);
 
 /** The routes each app registered, for the test that walks them all without a token. */
 const registeredRoutes = new WeakMap<object, Array<{ method: string; url: string }>>();
@@ -56,7 +62,8 @@ export async function createApp(
   const routes: Array<{ method: string; url: string }> = [];
   registeredRoutes.set(fastify, routes);
   fastify.addHook('onRoute', (route) => {
-    if (route.url.startsWith(BATCH_PREFIX)) route.bodyLimit = BATCH_BODY_LIMIT;
+    if (IMPORT_ROUTES.has(route.url)) route.bodyLimit = IMPORT_BODY_LIMIT;
+    else if (route.url.startsWith(BATCH_PREFIX)) route.bodyLimit = BATCH_BODY_LIMIT;
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
   fastify.addHook('onRequest', (request, reply, done) => {

@@ -362,3 +362,155 @@ describe('import: an export of Unleash 7.5.1', () => {
     });
   });
 });
+
+describe('import: as the API behaves, and its limits', () => {
+  let t: TestApp;
+  let segment: { id: number; name: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    segment = await staffSegment(t);
+    await create(t, '/api/admin/tag-types', { name: 'team' });
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+  });
+  afterAll(() => t.close());
+
+  const renamed = (doc: ImportDocument, prefix: string): ImportDocument => {
+    const name = (old: unknown) => `${prefix}-${old as string}`;
+    doc.features.forEach((f) => (f.name = name(f.name)));
+    for (const list of [doc.featureEnvironments, doc.featureStrategies, doc.featureTags]) {
+      list.forEach((entry) => (entry.featureName = name(entry.featureName)));
+    }
+    doc.featureEnvironments.forEach((e) => (e.name = e.featureName));
+    doc.dependencies.forEach((d) => {
+      d.feature = name(d.feature);
+      d.dependencies.forEach((p) => (p.feature = name(p.feature)));
+    });
+    return doc;
+  };
+  const stages = async (feature: string) =>
+    (
+      (
+        await expectStatus(
+          t.admin.get(`/api/admin/projects/default/features/${feature}/lifecycle`),
+          200,
+        )
+      ).body as Array<{ stage: string }>
+    ).map((row) => row.stage);
+
+  it('answers 400 with the path of each bad item of a large file, the same on both routes, and writes nothing', async () => {
+    const doc = renamed(generatedDocument(1500, segment), 'big');
+    (doc.featureStrategies[2345].constraints as Array<Record<string, unknown>>)[0].operator =
+      'LIKE';
+    (doc.featureEnvironments[777].variants as Array<Record<string, unknown>>)[1].weight = 1001;
+    doc.featureTags[999].tagValue = 'x';
+    doc.features[1400].stale = 'yes';
+    (doc.featureStrategies[12] as Record<string, unknown>).colour = 'red';
+    const expected = [
+      { path: '/body/data/features/1400/stale', message: 'stale must be a boolean value' },
+      {
+        path: '/body/data/featureStrategies/12/colour',
+        message: 'colour is not an allowed property',
+      },
+      {
+        path: '/body/data/featureStrategies/2345/constraints/0/operator',
+        message: expect.stringMatching(/^operator must be one of NOT_IN, IN/),
+      },
+      {
+        path: '/body/data/featureEnvironments/777/variants/1/weight',
+        message: 'weight must not be greater than 1000',
+      },
+      {
+        path: '/body/data/featureTags/999/tagValue',
+        message: 'tagValue must be 2 to 50 characters long',
+      },
+    ];
+    for (const url of [VALIDATE, IMPORT]) {
+      const record = expectErrorRecord(await t.admin.post(url, body(doc)), 400, 'ValidationError');
+      expect(record.details).toEqual(expected);
+    }
+    expect((await t.admin.get('/api/admin/projects/default/features/big-gen-00001')).status).toBe(
+      404,
+    );
+  }, 120000);
+
+  it('refuses prototype-named properties deep in the lists with their path', async () => {
+    const doc = generatedDocument(3, segment);
+    const text = JSON.stringify(body(doc)).replace(
+      '"operator":"NOT_IN"',
+      '"operator":"NOT_IN","constructor":{"prototype":1}',
+    );
+    const record = expectErrorRecord(
+      await t.admin.post(IMPORT).set('content-type', 'application/json').send(text),
+      400,
+      'ValidationError',
+    );
+    expect(record.details?.map((d) => d.path)).toEqual([
+      '/body/data/featureStrategies/1/constraints/0/constructor',
+      '/body/data/featureStrategies/1/constraints/0/constructor/prototype',
+    ]);
+    expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
+  });
+
+  it('takes bodies over 10 MiB on import and validate, and answers 413 over 32 MiB', async () => {
+    const doc = renamed(generatedDocument(2, segment), 'padded');
+    // Whitespace between JSON tokens: a valid body of any size without building 10,000 features.
+    const padded = (mib: number) =>
+      JSON.stringify(body(doc)).replace('{', `{${' '.repeat(mib * 1024 * 1024)}`);
+    const send = (url: string, text: string) =>
+      t.admin.post(url).set('content-type', 'application/json').send(text);
+    await expectStatus(send(VALIDATE, padded(12)), 200);
+    // The other batch routes keep their 10 MiB.
+    expectErrorRecord(await send(EXPORT, padded(12)), 413, 'PayloadTooLargeError');
+    expectErrorRecord(await send(IMPORT, padded(33)), 413, 'PayloadTooLargeError');
+    expect(
+      (await t.admin.get('/api/admin/projects/default/features/padded-gen-00001')).status,
+    ).toBe(404);
+    await expectStatus(send(IMPORT, padded(12)), 204);
+    expect(
+      (await t.admin.get('/api/admin/projects/default/features/padded-gen-00001')).status,
+    ).toBe(200);
+  }, 120000);
+
+  it('enters pre-live or live for the features it enables, as enabling does, never backwards', async () => {
+    const dev = renamed(generatedDocument(2, segment), 'dev');
+    dev.featureEnvironments[1].enabled = false;
+    await expectStatus(t.admin.post(IMPORT, body(dev, 'default', 'development')), 204);
+    expect(await stages('dev-gen-00001')).toEqual(['initial', 'pre-live']);
+    expect(await stages('dev-gen-00002')).toEqual(['initial']);
+
+    const prod = renamed(generatedDocument(1, segment), 'prod');
+    await expectStatus(t.admin.post(IMPORT, body(prod, 'default', 'production')), 204);
+    expect(await stages('prod-gen-00001')).toEqual(['initial', 'live']);
+    // Live already: enabling it in development again records nothing.
+    await expectStatus(t.admin.post(IMPORT, body(prod, 'default', 'development')), 204);
+    expect(await stages('prod-gen-00001')).toEqual(['initial', 'live']);
+  });
+
+  it('fills in flexibleRollout’s defaults and checks percentages, as the strategy routes do', async () => {
+    const doc = renamed(generatedDocument(1, segment), 'flex');
+    doc.featureStrategies[0].parameters = {};
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const exported = await exportOf(t, 'default', 'development');
+    expect(
+      exported.featureStrategies.find(
+        (s) => s.featureName === 'flex-gen-00001' && s.name === 'flexibleRollout',
+      )?.parameters,
+    ).toEqual({ rollout: '100', stickiness: 'default', groupId: 'flex-gen-00001' });
+
+    const wrong = renamed(generatedDocument(1, segment), 'wrong');
+    wrong.featureStrategies[0].parameters = { rollout: '150', stickiness: 'default' };
+    const res = await expectStatus(t.admin.post(VALIDATE, body(wrong)), 200);
+    expect(res.body.errors).toEqual([
+      {
+        message: 'These items are invalid:',
+        affectedItems: [
+          '/data/featureStrategies/0/parameters/rollout: rollout must be a whole number from 0 to 100, as a string',
+        ],
+      },
+    ]);
+  });
+});

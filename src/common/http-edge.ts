@@ -25,8 +25,11 @@ export const HTTP_TIMEOUTS = {
   checkInterval: 1_000,
 } as const;
 
-/** After a 413, at most this much of the rest of the body is read and discarded (see below). */
-export const MAX_DISCARDED_BODY = 32 * 1024 * 1024;
+/**
+ * After a 413, at most this much of the rest of the body is read and discarded (see below): twice
+ * the largest body limit (the import's 32 MiB), so that a body just over it still gets its 413.
+ */
+export const MAX_DISCARDED_BODY = 64 * 1024 * 1024;
 
 function sendRecord(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { status, record, log } = describeError(error, request);

@@ -110,6 +110,15 @@ export class EnvironmentsStore {
     return (await this.existing([name], tx)).has(name);
   }
 
+  /** An environment's type, or null when there is no such environment. */
+  async typeOf(name: string, tx?: EntityManager): Promise<string | null> {
+    const [row]: Array<{ type: string }> = await (tx ?? this.dataSource).query(
+      'SELECT type FROM environments WHERE name = ?',
+      [name],
+    );
+    return row?.type ?? null;
+  }
+
   /** Every environment's type and sortOrder, by sortOrder then name. */
   async orders(tx?: EntityManager): Promise<EnvironmentOrder[]> {
     const rows: Array<{ name: string; type: string; sort_order: unknown }> = await (

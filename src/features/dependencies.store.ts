@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson, placeholders } from '../database/sql-values';
-import { dialectOf, jsonRecords, upsertTail } from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { DependencyRow } from './feature-mappers';
 
@@ -125,6 +125,13 @@ export class DependenciesStore {
   ): Promise<void> {
     if (rows.length === 0) return;
     const dialect = dialectOf(this.dataSource);
+    const head = 'INSERT INTO feature_dependencies (child, parent, enabled, variants)';
+    const tail = upsertTail(dialect, ['child', 'parent'], ['enabled', 'variants']);
+    if (dialect === 'mysql') {
+      const values = rows.map((r) => [r.child, r.parent, r.enabled, r.variants]);
+      await insertValues(tx, head, values, tail);
+      return;
+    }
     const records = jsonRecords(dialect, {
       child: 'name',
       parent: 'name',
@@ -132,9 +139,7 @@ export class DependenciesStore {
       variants: 'text',
     });
     await tx.query(
-      `INSERT INTO feature_dependencies (child, parent, enabled, variants)
-       SELECT j.child, j.parent, j.enabled, j.variants FROM (${records}) j
-       ${upsertTail(dialect, ['child', 'parent'], ['enabled', 'variants'])}`,
+      `${head} SELECT j.child, j.parent, j.enabled, j.variants FROM (${records}) j ${tail}`,
       [JSON.stringify(rows)],
     );
   }

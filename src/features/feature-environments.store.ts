@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, forUpdate, jsonRecords, upsertTail } from '../database/sql-dialect';
+import {
+  Dialect,
+  dialectOf,
+  forUpdate,
+  insertValues,
+  jsonRecords,
+  upsertTail,
+} from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import type { FeatureEnvironmentRow } from './feature-mappers';
@@ -180,11 +187,17 @@ export class FeatureEnvironmentsStore {
   ): Promise<void> {
     if (rows.length === 0) return;
     const dialect = dialectOf(this.dataSource);
+    const head =
+      'INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)';
+    const tail = upsertTail(dialect, ['feature_name', 'environment_name'], ['enabled', 'variants']);
+    if (dialect === 'mysql') {
+      const values = rows.map((r) => [r.feature, environment, r.enabled, r.variants]);
+      await insertValues(tx, head, values, tail);
+      return;
+    }
     const records = jsonRecords(dialect, { feature: 'name', enabled: 'int', variants: 'text' });
     await tx.query(
-      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
-       SELECT j.feature, ?, j.enabled, j.variants FROM (${records}) j
-       ${upsertTail(dialect, ['feature_name', 'environment_name'], ['enabled', 'variants'])}`,
+      `${head} SELECT j.feature, ?, j.enabled, j.variants FROM (${records}) j ${tail}`,
       [environment, JSON.stringify(rows)],
     );
   }

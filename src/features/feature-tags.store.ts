@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, jsonRecords } from '../database/sql-dialect';
+import { Dialect, dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
 import { featureNamesSql, FeatureSelection } from './features.store';
@@ -89,9 +89,17 @@ export class FeatureTagsStore {
       names,
     );
     if (rows.length === 0) return;
+    const head = 'INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)';
+    if (dialect === 'mysql') {
+      await insertValues(
+        tx,
+        head,
+        rows.map((r) => [r.feature, r.type, r.value, at]),
+      );
+      return;
+    }
     await tx.query(
-      `INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)
-       SELECT j.feature, j.type, j.value, ?
+      `${head} SELECT j.feature, j.type, j.value, ?
          FROM (${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`,
       [at, JSON.stringify(rows)],
     );

@@ -5,6 +5,7 @@ import {
   Dialect,
   dialectOf,
   forUpdate,
+  insertValues,
   jsonRecords,
   jsonStrings,
   upsertTail,
@@ -229,6 +230,26 @@ export class FeaturesStore {
     at: string,
   ): Promise<void> {
     if (rows.length === 0) return;
+    const head =
+      'INSERT INTO features (name, project_id, type, description, stale, impression_data, created_at)';
+    const tail = upsertTail(
+      this.dialect,
+      ['name'],
+      ['type', 'description', 'stale', 'impression_data'],
+    );
+    if (this.dialect === 'mysql') {
+      const values = rows.map((r) => [
+        r.name,
+        projectId,
+        r.type,
+        r.description ?? null,
+        r.stale,
+        r.impression_data,
+        at,
+      ]);
+      await insertValues(tx, head, values, tail);
+      return;
+    }
     const records = jsonRecords(this.dialect, {
       name: 'name',
       type: 'name',
@@ -237,9 +258,8 @@ export class FeaturesStore {
       impression_data: 'int',
     });
     await tx.query(
-      `INSERT INTO features (name, project_id, type, description, stale, impression_data, created_at)
-       SELECT j.name, ?, j.type, j.description, j.stale, j.impression_data, ? FROM (${records}) j
-       ${upsertTail(this.dialect, ['name'], ['type', 'description', 'stale', 'impression_data'])}`,
+      `${head} SELECT j.name, ?, j.type, j.description, j.stale, j.impression_data, ?
+         FROM (${records}) j ${tail}`,
       [projectId, at, JSON.stringify(rows)],
     );
   }

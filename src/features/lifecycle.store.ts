@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { toNumber } from '../database/sql-values';
-import { dialectOf, jsonRecords } from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection } from './features.store';
 import type { LifecycleRow } from './feature-mappers';
-import { LIFECYCLE_STAGES } from './feature-lifecycle.entity';
+import { LIFECYCLE_STAGES, LifecycleStage } from './feature-lifecycle.entity';
 
 /**
  * The current lifecycle stage of the feature `f` as its rank in LIFECYCLE_STAGES: the furthest
@@ -63,10 +63,40 @@ export class LifecycleStore {
   /** The import's new features enter the initial stage (one statement). */
   async startForImport(tx: EntityManager, names: string[], at: string): Promise<void> {
     if (names.length === 0) return;
+    const head = 'INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)';
+    if (dialectOf(this.dataSource) === 'mysql') {
+      await insertValues(
+        tx,
+        head,
+        names.map((name) => [name, 'initial', at]),
+      );
+      return;
+    }
+    await tx.query(
+      `${head} SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
+      [at, JSON.stringify(names.map((name) => ({ name })))],
+    );
+  }
+
+  /**
+   * The import's features enabled in an environment enter `stage` (pre-live, or live in a
+   * production environment) unless they are there or further already, as enabling one through
+   * the API does (LifecycleService.enabledIn); one statement.
+   */
+  async enterForImport(
+    tx: EntityManager,
+    names: string[],
+    stage: LifecycleStage,
+    at: string,
+  ): Promise<void> {
+    if (names.length === 0) return;
     await tx.query(
       `INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)
-       SELECT j.name, 'initial', ? FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j`,
-      [at, JSON.stringify(names.map((name) => ({ name })))],
+       SELECT f.name, ?, ?
+         FROM (${jsonRecords(dialectOf(this.dataSource), { name: 'name' })}) j
+         JOIN features f ON f.name = j.name
+        WHERE ${CURRENT_STAGE_RANK_SQL} < ?`,
+      [stage, at, JSON.stringify(names.map((name) => ({ name }))), LIFECYCLE_STAGES.indexOf(stage)],
     );
   }
 }

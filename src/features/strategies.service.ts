@@ -12,6 +12,7 @@ import { FeatureLookup, FeatureRef } from './feature-lookup';
 import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureReadModel } from './feature-read.model';
 import { StrategiesStore } from './strategies.store';
+import { normaliseParameters } from './strategy-parameters';
 import { FeatureStrategy } from './feature-strategy.entity';
 import { FeatureStrategySegment } from './feature-strategy-segment.entity';
 import type { StrategyVariant } from './variant';
@@ -22,16 +23,6 @@ import {
   unknownContextFields,
 } from './variant-rules';
 import { EventsService } from '../events/events.service';
-
-const MAX_PARAMETERS = 100;
-const MAX_PARAMETER_NAME = 100;
-const MAX_PARAMETER_VALUE = 10000;
-const PERCENTAGE = /^(0|[1-9]\d?|100)$/;
-
-/** A key as one token of a JSON pointer (RFC 6901). */
-function pointerToken(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** A strategy as it will be stored, after every rule has been checked. */
 interface CheckedStrategy {
@@ -251,58 +242,15 @@ export class StrategiesService {
     const type = await this.strategyTypes.find(dto.name);
     if (!type) details.push({ path: '/body/name', message: `Unknown strategy type ${dto.name}` });
 
-    const parameters: Record<string, string> = {};
-    const entries = Object.entries(dto.parameters ?? {});
-    if (entries.length > MAX_PARAMETERS) {
-      details.push({
-        path: '/body/parameters',
-        message: `A strategy may have at most ${MAX_PARAMETERS} parameters`,
-      });
-    }
-    for (const [key, value] of entries) {
-      const at = `/body/parameters/${pointerToken(key)}`;
-      if (key.length === 0 || key.length > MAX_PARAMETER_NAME) {
-        details.push({
-          path: at,
-          message: `Parameter names must be 1 to ${MAX_PARAMETER_NAME} characters long`,
-        });
-      } else if (typeof value !== 'string') {
-        details.push({ path: at, message: `${key} must be a string` });
-      } else if (value.length > MAX_PARAMETER_VALUE) {
-        details.push({
-          path: at,
-          message: `${key} must be at most ${MAX_PARAMETER_VALUE} characters long`,
-        });
-      } else {
-        parameters[key] = value;
-      }
-    }
-    if (type?.name === 'flexibleRollout') {
-      // As Unleash does: a gradual rollout without these values rolls out to everyone, sticky on
-      // the default stickiness, grouped by the feature's name.
-      parameters.rollout ||= '100';
-      parameters.stickiness ||= 'default';
-      parameters.groupId ||= feature.name;
-      references.push({
-        name: parameters.stickiness,
-        path: '/body/parameters/stickiness',
-        stickiness: true,
-      });
-    }
-    for (const definition of type?.parameters ?? []) {
-      const value = parameters[definition.name];
-      if (
-        definition.type === 'percentage' &&
-        value !== undefined &&
-        value !== '' &&
-        !PERCENTAGE.test(value)
-      ) {
-        details.push({
-          path: `/body/parameters/${definition.name}`,
-          message: `${definition.name} must be a whole number from 0 to 100, as a string`,
-        });
-      }
-    }
+    const checked = normaliseParameters(
+      dto.parameters,
+      type ?? undefined,
+      feature.name,
+      '/body/parameters',
+    );
+    const parameters = checked.parameters;
+    details.push(...checked.details);
+    references.push(...checked.references);
 
     let constraints: Constraint[] = [];
     try {

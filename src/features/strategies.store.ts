@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { dialectOf, jsonRecords } from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
 import { placeholders, toNullableNumber, toNumber } from '../database/sql-values';
 import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
@@ -434,31 +434,59 @@ export class StrategiesStore {
       ...row,
       id: `${prefix}${String(index + 1).padStart(7, '0')}`,
     }));
-    const records = jsonRecords(dialect, {
-      id: 'name',
-      feature: 'name',
-      strategy: 'name',
-      title: 'text',
-      parameters: 'text',
-      constraints: 'text',
-      variants: 'text',
-      sort_order: 'int',
-      disabled: 'int',
-    });
-    await tx.query(
-      `INSERT INTO feature_strategies (id, feature_name, environment_name, strategy_name, title,
-         parameters, constraints, variants, sort_order, disabled, created_at)
-       SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints, j.variants,
-         j.sort_order, j.disabled, ? FROM (${records}) j`,
-      [environment, at, JSON.stringify(strategies)],
-    );
+    const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
+         strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
+    if (dialect === 'mysql') {
+      await insertValues(
+        tx,
+        head,
+        strategies.map((s) => [
+          s.id,
+          s.feature,
+          environment,
+          s.strategy,
+          s.title ?? null,
+          s.parameters,
+          s.constraints,
+          s.variants,
+          s.sort_order,
+          s.disabled,
+          at,
+        ]),
+      );
+    } else {
+      const records = jsonRecords(dialect, {
+        id: 'name',
+        feature: 'name',
+        strategy: 'name',
+        title: 'text',
+        parameters: 'text',
+        constraints: 'text',
+        variants: 'text',
+        sort_order: 'int',
+        disabled: 'int',
+      });
+      await tx.query(
+        `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
+           j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
+        [environment, at, JSON.stringify(strategies)],
+      );
+    }
     const links = rows.flatMap((row, index) =>
       row.segments.map((segment) => ({ strategy_id: strategies[index].id, segment_id: segment })),
     );
     if (links.length === 0) return;
+    const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
+    if (dialect === 'mysql') {
+      await insertValues(
+        tx,
+        linksHead,
+        links.map((link) => [link.strategy_id, link.segment_id]),
+      );
+      return;
+    }
     await tx.query(
-      `INSERT INTO feature_strategy_segments (strategy_id, segment_id)
-       SELECT j.strategy_id, j.segment_id
+      `${linksHead} SELECT j.strategy_id, j.segment_id
          FROM (${jsonRecords(dialect, { strategy_id: 'name', segment_id: 'int' })}) j`,
       [JSON.stringify(links)],
     );

@@ -10,13 +10,13 @@ import { ContextFieldsStore } from '../context-fields/context-fields.store';
 import { Dialect, dialectOf } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
-import { checkObject } from '../features/body-validation';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { FeatureTagsStore } from '../features/feature-tags.store';
 import { FeatureRef, FeaturesStore, ImportFeatureRow } from '../features/features.store';
 import { LifecycleStore } from '../features/lifecycle.store';
 import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
+import { normaliseParameters } from '../features/strategy-parameters';
 import {
   BUILT_IN_STICKINESS,
   ContextReference,
@@ -30,6 +30,7 @@ import { StrategyTypesStore } from '../strategy-types/strategy-types.store';
 import { TagTypesStore } from '../tags/tag-types.store';
 import { ImportRequestDto, KNOWN_COLLECTIONS } from './dto/import-request.dto';
 import { ImportValidationDto, ImportValidationItemDto } from './dto/import-validation.dto';
+import { checkImportBody } from './import-body';
 import { EventsService } from '../events/events.service';
 
 /** A 400 for an import that the validate document finds errors in: the record carries them. */
@@ -56,6 +57,8 @@ interface Plan {
   features: ImportFeatureRow[];
   newFeatures: string[];
   environments: string[];
+  /** The target environment's type: enabling enters `live` in production, else `pre-live`. */
+  environmentType: string;
   featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
   strategies: ImportStrategyRow[];
   tags: Array<{ feature: string; type: string; value: string }>;
@@ -103,9 +106,13 @@ function item(message: string, affected: Iterable<string>): ImportValidationItem
 
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
 function withoutNulls<T extends object>(row: T): T {
-  return Object.fromEntries(
-    Object.entries(row).filter(([, value]) => value !== null && value !== undefined),
-  ) as T;
+  // A loop rather than entries/filter/fromEntries: it runs for every row of a large file.
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(row)) {
+    const value = (row as Record<string, unknown>)[key];
+    if (value !== null && value !== undefined) kept[key] = value;
+  }
+  return kept as T;
 }
 
 /**
@@ -151,7 +158,7 @@ export class ImportService {
         input = { ...body, data: Object.fromEntries(known) };
       }
     }
-    const { value, details } = await checkObject(ImportRequestDto, input, '/body');
+    const { value, details } = await checkImportBody(input);
     if (details.length > 0) throw ValidationError.listing(details);
     return value;
   }
@@ -190,6 +197,12 @@ export class ImportService {
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
     await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
     await this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments);
+    await this.lifecycle.enterForImport(
+      tx,
+      plan.featureEnvironments.filter((row) => row.enabled === 1).map((row) => row.feature),
+      plan.environmentType === 'production' ? 'live' : 'pre-live',
+      at,
+    );
     await this.strategies.replaceForImport(tx, dto.environment, names, plan.strategies, at);
     await this.tags.replaceForImport(tx, names, plan.tags, at);
     await this.dependencies.upsertForImport(tx, plan.dependencies);
@@ -210,7 +223,8 @@ export class ImportService {
     if (!(await this.projects.exists(project, tx))) {
       throw ValidationError.of('/body/project', `Could not find project with id ${project}`);
     }
-    if (!(await this.environmentsStore.exists(environment, tx))) {
+    const environmentType = await this.environmentsStore.typeOf(environment, tx);
+    if (environmentType === null) {
       throw ValidationError.of(
         '/body/environment',
         `Could not find environment with name ${environment}`,
@@ -413,14 +427,22 @@ export class ImportService {
     const strategyRows: ImportStrategyRow[] = strategies.map((strategy) => {
       const index = positions.get(strategy);
       const at = `/data/featureStrategies/${index}`;
-      const parameters: Record<string, string> = {};
+      // Numbers and booleans are read as their text (other exporters write them so); then the
+      // rules of the strategy routes, flexibleRollout's defaults included.
+      const given: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(strategy.parameters ?? {})) {
-        if (typeof value === 'string') parameters[key] = value;
-        else if (typeof value === 'number' || typeof value === 'boolean')
-          parameters[key] = String(value);
-        else invalid.push({ path: `${at}/parameters/${key}`, message: `${key} must be a string` });
+        given[key] =
+          typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
       }
-      if (parameters.stickiness !== undefined) {
+      const { parameters, ...checkedParameters } = normaliseParameters(
+        given,
+        types.get(strategy.name),
+        strategy.featureName,
+        `${at}/parameters`,
+      );
+      invalid.push(...checkedParameters.details);
+      references.push(...checkedParameters.references);
+      if (strategy.name !== 'flexibleRollout' && parameters.stickiness !== undefined) {
         references.push({
           name: parameters.stickiness,
           path: `${at}/parameters/stickiness`,
@@ -589,6 +611,7 @@ export class ImportService {
       ),
       newFeatures,
       environments,
+      environmentType,
       featureEnvironments: [...environmentRows.values()],
       strategies: strategyRows,
       tags,

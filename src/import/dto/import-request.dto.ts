@@ -31,7 +31,7 @@ import { CreateTagTypeDto } from '../../tags/dto/create-tag-type.dto';
  * that /validate can report it rather than answer 400.
  */
 
-const MAX_ITEMS = 100000;
+export const MAX_ITEMS = 100000;
 
 @ApiSchema({ name: 'importFeatureSchema' })
 export class ImportFeatureDto {
