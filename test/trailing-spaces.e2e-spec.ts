@@ -1,7 +1,14 @@
 import { create, EXPORT, exportOf, expectStatus } from './export-fixtures';
 import { createFeature } from './feature-fixtures';
 import { IMPORT } from './import-fixtures';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/app-config';
+import { buildDataSourceOptions } from '../src/database/database-options';
+import { MIGRATIONS } from '../src/database/migrations';
+import { NoPadCollation1764100000000 } from '../src/database/migrations/1764100000000-no-pad-collation';
+import { dialectOfServerVersion, noPadCollation } from '../src/database/sql-dialect';
 import { expectErrorRecord, startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase, testDatabaseKind } from './support/test-database';
 
 /*
  * Trailing spaces are significant on both databases (rules.md §2, issue 13 D11): `x` and `x ` are
@@ -33,7 +40,7 @@ describe('trailing spaces are significant', () => {
     expect(spaced.body.feedback.map((f: { category: string }) => f.category)).toEqual(['x ', 'x ']);
   });
 
-  it('lets a segment `s ` exist beside `s`, and renames are checked the same way', async () => {
+  it('lets a segment `s ` exist beside `s`; the name check counts the spaces', async () => {
     const plain = await create(t, '/api/admin/segments', { name: 's', constraints: [] });
     const spaced = await create(t, '/api/admin/segments', { name: 's ', constraints: [] });
     expect(spaced.body.name).toBe('s ');
@@ -131,3 +138,88 @@ describe('trailing spaces are significant', () => {
     });
   });
 });
+
+/** Every foreign key of the database: table, name, column, what it references, its rules. */
+async function foreignKeys(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ fk: string }> = await dataSource.query(
+    `SELECT CONCAT_WS(' ', k.TABLE_NAME, k.CONSTRAINT_NAME, k.COLUMN_NAME, k.REFERENCED_TABLE_NAME,
+                      k.REFERENCED_COLUMN_NAME, r.DELETE_RULE, r.UPDATE_RULE) AS fk
+       FROM information_schema.KEY_COLUMN_USAGE k
+       JOIN information_schema.REFERENTIAL_CONSTRAINTS r
+         ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.TABLE_NAME = k.TABLE_NAME
+        AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME
+      WHERE k.TABLE_SCHEMA = DATABASE() AND k.REFERENCED_TABLE_NAME IS NOT NULL
+      ORDER BY 1`,
+  );
+  return rows.map((row) => row.fk);
+}
+
+/** The distinct collations of the text columns, and the database's default. */
+async function collations(dataSource: DataSource): Promise<{ columns: string[]; schema: string }> {
+  const columns: Array<{ c: string }> = await dataSource.query(
+    `SELECT DISTINCT COLLATION_NAME AS c FROM information_schema.COLUMNS
+      WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME IS NOT NULL ORDER BY 1`,
+  );
+  const [schema]: Array<{ c: string }> = await dataSource.query(
+    `SELECT DEFAULT_COLLATION_NAME AS c FROM information_schema.SCHEMATA
+      WHERE SCHEMA_NAME = DATABASE()`,
+  );
+  return { columns: columns.map((row) => row.c), schema: schema.c };
+}
+
+// The migration itself, on a database created the way they were before it: utf8mb4_bin, with data.
+if (testDatabaseKind() === 'mysql') {
+  describe('the no-pad collation migration on an existing MySQL database', () => {
+    it('converts every text column and the default, keeps the foreign keys, aligns padded children; down undoes it', async () => {
+      const database = await createTestDatabase();
+      const { database: config } = loadConfig({ DATABASE_URL: database.url });
+      const before = MIGRATIONS.slice(0, MIGRATIONS.indexOf(NoPadCollation1764100000000));
+      const old = await new DataSource({
+        ...buildDataSourceOptions(config),
+        migrations: before,
+      }).initialize();
+      let current: DataSource | undefined;
+      try {
+        await old.query('ALTER DATABASE CHARACTER SET utf8mb4 COLLATE utf8mb4_bin');
+        await old.runMigrations({ transaction: 'each' });
+        expect(await collations(old)).toEqual({ columns: ['utf8mb4_bin'], schema: 'utf8mb4_bin' });
+        // Under PAD SPACE the foreign key accepted `production ` for the environment `production`.
+        await old.query(
+          `INSERT INTO role_permissions (role_id, permission, environment_name)
+           VALUES (2, 'UPDATE_FEATURE_ENVIRONMENT', 'production ')`,
+        );
+        await old.query(
+          `INSERT INTO feedback (category, created_at) VALUES ('x ', '2026-01-01 00:00:00.000')`,
+        );
+        const keys = await foreignKeys(old);
+        expect(keys.length).toBeGreaterThan(20);
+        const [server]: Array<{ version: string }> = await old.query('SELECT VERSION() AS version');
+        await old.destroy();
+
+        current = await new DataSource(buildDataSourceOptions(config)).initialize();
+        await current.runMigrations({ transaction: 'each' });
+        const noPad = noPadCollation(dialectOfServerVersion(server.version));
+        expect(await collations(current)).toEqual({ columns: [noPad], schema: noPad });
+        expect(await foreignKeys(current)).toEqual(keys);
+        expect(
+          await current.query(
+            `SELECT HEX(environment_name) AS hex FROM role_permissions
+              WHERE role_id = 2 AND environment_name IS NOT NULL`,
+          ),
+        ).toEqual([{ hex: Buffer.from('production').toString('hex').toUpperCase() }]);
+        expect(await current.query(`SELECT category FROM feedback`)).toEqual([{ category: 'x ' }]);
+
+        await current.undoLastMigration({ transaction: 'each' });
+        expect(await collations(current)).toEqual({
+          columns: ['utf8mb4_bin'],
+          schema: 'utf8mb4_bin',
+        });
+        expect(await foreignKeys(current)).toEqual(keys);
+      } finally {
+        if (old.isInitialized) await old.destroy();
+        await current?.destroy();
+        await database.drop();
+      }
+    });
+  });
+}
