@@ -1,3 +1,6 @@
+import type { RowDataPacket } from 'mysql2/promise';
+import { createDatabaseSql } from '../src/database/sql-dialect';
+
 /** Pieces every benchmark of the second wave shares: the figures and a fresh MySQL database. */
 
 /** The p-th percentile (nearest rank) of the values. */
@@ -8,7 +11,7 @@ export function percentile(values: number[], p: number): number {
 
 /**
  * Drops and recreates the database named in the URL (or `fallbackName` when it names none), with
- * the binary collation of the migrations; returns the URL unchanged.
+ * the no-pad binary collation of the migrations; returns the URL unchanged.
  */
 export async function freshMysqlDatabase(serverUrl: string, fallbackName: string): Promise<string> {
   const { createConnection } = await import('mysql2/promise');
@@ -21,7 +24,10 @@ export async function freshMysqlDatabase(serverUrl: string, fallbackName: string
     password: decodeURIComponent(url.password),
   });
   await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const [[server]] = await admin.query<Array<{ version: string } & RowDataPacket>>(
+    'SELECT VERSION() AS version',
+  );
+  await admin.query(createDatabaseSql(database, server.version));
   await admin.end();
   return serverUrl;
 }

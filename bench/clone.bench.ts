@@ -23,10 +23,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { createConnection } from 'mysql2/promise';
+import { createConnection, RowDataPacket } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../src/app-setup';
 import { loadConfig } from '../src/config/app-config';
+import { createDatabaseSql } from '../src/database/sql-dialect';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { insertRows } from '../test/fixtures/bulk-features';
 import { SqlCounter } from '../test/support/sql-counter';
@@ -94,7 +95,10 @@ async function recreateMysqlDatabase(url: string): Promise<string> {
     password: decodeURIComponent(server.password),
   });
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const [[serverInfo]] = await admin.query<Array<{ version: string } & RowDataPacket>>(
+    'SELECT VERSION() AS version',
+  );
+  await admin.query(createDatabaseSql(name, serverInfo.version));
   await admin.end();
   return url;
 }

@@ -34,7 +34,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger as TypeOrmLogger } from 'typeorm';
+import { createDatabaseSql } from '../src/database/sql-dialect';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -97,7 +99,10 @@ async function freshMysqlDatabase(serverUrl: string): Promise<string> {
     password: decodeURIComponent(url.password),
   });
   await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const [[server]] = await admin.query<Array<{ version: string } & RowDataPacket>>(
+    'SELECT VERSION() AS version',
+  );
+  await admin.query(createDatabaseSql(database, server.version));
   await admin.end();
   return serverUrl;
 }

@@ -34,6 +34,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as TypeOrmLogger } from 'typeorm';
+import { createDatabaseSql } from '../src/database/sql-dialect';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -236,10 +237,10 @@ async function mysqlTarget(serverUrl: string): Promise<Target> {
     });
   const admin = await connect(false);
   await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-  await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   const [version] = (await admin.query('SELECT VERSION() AS v')) as unknown as [
     Array<{ v: string }>,
   ];
+  await admin.query(createDatabaseSql(database, version[0].v));
   await admin.end();
   return {
     kind: 'mysql',

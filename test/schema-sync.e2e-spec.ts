@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/database-options';
+import { dialectOf, noPadCollation } from '../src/database/sql-dialect';
 import { ENTITY_FILES, FlagkeeperDataSource } from '../src/database/flagkeeper-data-source';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -49,6 +50,37 @@ describe('entities match the migrated schema', () => {
 
   it('the application registers an entity for every migrated table', async () => {
     expect(entityTables(t.dataSource)).toEqual(await migratedTables(t.dataSource));
+  });
+
+  // TypeORM's schema builder does not compare collations on MySQL, so this is checked here: every
+  // text column, and the database's default, has the no-pad binary collation the entities declare
+  // (trailing spaces count, rules.md §2). SQLite compares bytes and has no collation to check.
+  it('every text column has the collation of its entity (no-pad binary on MySQL)', async () => {
+    if (cli.options.type === 'better-sqlite3') {
+      expect(dialectOf(cli)).toBe('sqlite');
+      return;
+    }
+    const dialect = dialectOf(cli);
+    if (dialect === 'sqlite') throw new Error('a MySQL data source must have a MySQL dialect');
+    const collation = noPadCollation(dialect);
+    const declared = cli.entityMetadatas.flatMap((entity) =>
+      entity.columns
+        .filter((column) => column.collation !== undefined)
+        .map((column) => `${entity.tableName}.${column.databaseName} ${column.collation}`),
+    );
+    const rows: Array<{ name: string; collation: string }> = await cli.query(
+      `SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, COLLATION_NAME AS collation
+         FROM information_schema.COLUMNS
+        WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME IS NOT NULL
+          AND TABLE_NAME NOT IN ('migrations', 'migrations_lock')`,
+    );
+    expect(declared.sort()).toEqual(rows.map((row) => `${row.name} ${row.collation}`).sort());
+    expect(new Set(rows.map((row) => row.collation))).toEqual(new Set([collation]));
+    const [schema]: Array<{ collation: string }> = await cli.query(
+      `SELECT DEFAULT_COLLATION_NAME AS collation FROM information_schema.SCHEMATA
+        WHERE SCHEMA_NAME = DATABASE()`,
+    );
+    expect(schema.collation).toBe(collation);
   });
 
   it('the CLI data source (all entity files) has an entity for every table and nothing to change', async () => {

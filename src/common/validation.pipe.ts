@@ -105,9 +105,10 @@ export class RequestValidationPipe extends ValidationPipe {
         throw new ValidationError(`Request validation failed: ${malformed[0].path}`, malformed);
       }
       // A name in the path (ids have their own pipe) never begins or ends with whitespace (the
-      // name rule allows none), and
-      // MariaDB's PAD SPACE collations would otherwise find `dev` for `dev ` (issue 13, D11). Tag
-      // values are free text, so `value` keeps its spaces.
+      // name rule allows none): 400 rather than a 404 for a name that cannot exist. (It was the
+      // first fix of issue 13's D11, when MariaDB's PAD SPACE collation found `dev` for `dev `;
+      // the no-pad collations now keep them apart in the database too.) Tag values are free
+      // text, so `value` keeps its spaces.
       if (
         metadata.type === 'param' &&
         metadata.metatype === String &&

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { DataSource, DataSourceOptions, getMetadataArgsStorage } from 'typeorm';
 import type { EntityMetadata } from 'typeorm';
 import type { IndexMetadata } from 'typeorm/metadata/IndexMetadata';
+import { Dialect, dialectOfServerVersion, noPadCollation } from './sql-dialect';
 
 /** Every entity file, for data sources that load entities by path (the TypeORM CLI, the schema test). */
 export const ENTITY_FILES = [join(__dirname, '..', '**', '*.entity.{ts,js}')];
@@ -18,7 +19,9 @@ export const CURRENT_TIMESTAMP_MS = (): string => "(strftime('%Y-%m-%d %H:%M:%f'
  * difference. TypeORM has no per-database column options, so entities are written for SQLite and
  * the MySQL differences, the same ones the migrations make, are applied here in one place:
  *
- * - text and varchar columns compare byte-wise: utf8mb4 with the utf8mb4_bin collation;
+ * - text and varchar columns compare byte-wise with trailing spaces significant: utf8mb4 with the
+ *   server's no-pad binary collation (utf8mb4_nopad_bin on MariaDB, utf8mb4_0900_bin on MySQL 8;
+ *   sql-dialect.ts), which this data source detects once, on connecting;
  * - text is MEDIUMTEXT, so long JSON lists fit; MySQL before 8.0.13 cannot default it, so a text
  *   column has no default there (the application always writes a value);
  * - datetimes keep milliseconds: DATETIME(3), and `created_at` defaults to CURRENT_TIMESTAMP(3);
@@ -27,6 +30,9 @@ export const CURRENT_TIMESTAMP_MS = (): string => "(strftime('%Y-%m-%d %H:%M:%f'
  *   entity metadata would name it like an index (IDX_…).
  */
 export class FlagkeeperDataSource extends DataSource {
+  /** The server's flavour, detected once on connecting; `dialectOf()` reads it. */
+  serverDialect?: Dialect;
+
   /**
    * @param describeDefaults false for the application: with a column default in its metadata,
    * TypeORM reads every row inserted through `insert()` back with a SELECT on databases without
@@ -44,7 +50,14 @@ export class FlagkeeperDataSource extends DataSource {
   protected override async buildMetadatas(): Promise<void> {
     await super.buildMetadatas();
     const type = this.options.type;
-    if (type === 'mysql' || type === 'mariadb') this.adaptToMysql();
+    if (type === 'mysql' || type === 'mariadb') {
+      // The driver has connected by now; its own version parse drops the "-MariaDB" suffix.
+      const [row]: Array<{ version: string }> = await this.query('SELECT VERSION() AS version');
+      this.serverDialect = dialectOfServerVersion(row.version);
+      this.adaptToMysql(noPadCollation(this.serverDialect));
+    } else {
+      this.serverDialect = 'sqlite';
+    }
     if (!this.describeDefaults) {
       for (const entity of this.entityMetadatas) {
         for (const column of entity.columns) column.default = undefined;
@@ -52,7 +65,7 @@ export class FlagkeeperDataSource extends DataSource {
     }
   }
 
-  private adaptToMysql(): void {
+  private adaptToMysql(collation: string): void {
     for (const entity of this.entityMetadatas) {
       for (const foreignKey of entity.foreignKeys) {
         if (!foreignKey.onUpdate || foreignKey.onUpdate === 'NO ACTION')
@@ -68,7 +81,7 @@ export class FlagkeeperDataSource extends DataSource {
     for (const column of this.entityMetadatas.flatMap((entity) => entity.columns)) {
       if (column.type === 'varchar' || column.type === 'text') {
         column.charset = 'utf8mb4';
-        column.collation = 'utf8mb4_bin';
+        column.collation = collation;
       }
       if (column.type === 'text') {
         column.type = 'mediumtext';

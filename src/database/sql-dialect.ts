@@ -1,22 +1,70 @@
 import { escape } from 'mysql2';
 import type { DataSource, EntityManager } from 'typeorm';
 
-export type Dialect = 'sqlite' | 'mysql';
+/**
+ * The SQL a data source's server speaks. MariaDB and MySQL (8 or later) share every statement
+ * the stores send; they differ in the name of the no-pad binary collation, so the server's
+ * flavour is detected once, when the data source connects (FlagkeeperDataSource), and travels
+ * with the dialect. Code that only needs "MySQL or SQLite" tests `dialect !== 'sqlite'`.
+ */
+export type Dialect = 'sqlite' | 'mariadb' | 'mysql8';
+
+/** The dialect of a MySQL-family server, from its `SELECT VERSION()` ("10.11.6-MariaDB-…", "8.4.3"). */
+export function dialectOfServerVersion(version: string): Exclude<Dialect, 'sqlite'> {
+  return /mariadb/i.test(version) ? 'mariadb' : 'mysql8';
+}
+
+/**
+ * The collation of every text column, temporary table and JSON_TABLE column on a MySQL-family
+ * server: utf8mb4, compared byte by byte, and NO PAD, so that `x` and `x ` are two values
+ * (rules.md §2; issue 13, D11). utf8mb4_bin would compare bytes too, but it is a PAD SPACE
+ * collation: it ignores trailing spaces. Each flavour names its no-pad binary collation
+ * differently, and neither knows the other's name.
+ */
+export function noPadCollation(dialect: Exclude<Dialect, 'sqlite'>): string {
+  return dialect === 'mariadb' ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
+}
+
+/**
+ * The statement that creates an empty Flagkeeper database on a MySQL-family server (tests,
+ * benchmarks), given the server's `SELECT VERSION()`: utf8mb4 with the no-pad binary collation,
+ * as the migrations leave it (1764100000000-no-pad-collation.ts).
+ */
+export function createDatabaseSql(name: string, serverVersion: string): string {
+  const collation = noPadCollation(dialectOfServerVersion(serverVersion));
+  return `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE ${collation}`;
+}
+
+/** A data source that knows its server's flavour (FlagkeeperDataSource, once initialised). */
+interface FlavouredDataSource {
+  serverDialect?: Dialect;
+}
 
 export function dialectOf(dataSource: DataSource): Dialect {
   const type = dataSource.options.type;
-  return type === 'mysql' || type === 'mariadb' ? 'mysql' : 'sqlite';
+  if (type !== 'mysql' && type !== 'mariadb') return 'sqlite';
+  const detected = (dataSource as DataSource & FlavouredDataSource).serverDialect;
+  if (!detected) {
+    throw new Error('A MySQL data source must be an initialised FlagkeeperDataSource');
+  }
+  return detected;
+}
+
+/** `CHARACTER SET utf8mb4 COLLATE <no-pad binary>`: the text type suffix of run-time DDL. */
+export function textCharset(dialect: Exclude<Dialect, 'sqlite'>): string {
+  return `CHARACTER SET utf8mb4 COLLATE ${noPadCollation(dialect)}`;
 }
 
 /**
  * A sub-select yielding the strings of a JSON array bound as ONE parameter, so that a list of
  * any length costs one placeholder (SQLite allows 32,766, MySQL 65,535) and one statement. The
- * MySQL column is utf8mb4_bin like the name columns, so that it compares byte-wise; values are
- * at most 100 characters (the DTO and the name columns say so), so nothing is truncated.
+ * MySQL column has the name columns' no-pad binary collation, so that it compares byte-wise (a
+ * different collation would also fail the comparison with "Illegal mix of collations"); values
+ * are at most 100 characters (the DTO and the name columns say so), so nothing is truncated.
  */
 export function jsonStrings(dialect: Dialect): string {
-  return dialect === 'mysql'
-    ? `SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin PATH '$')) jt`
+  return dialect !== 'sqlite'
+    ? `SELECT jt.v FROM JSON_TABLE(?, '$[*]' COLUMNS (v VARCHAR(100) ${textCharset(dialect)} PATH '$')) jt`
     : `SELECT value FROM json_each(?)`;
 }
 
@@ -32,10 +80,10 @@ export type JsonFieldType = 'name' | 'text' | 'int';
  */
 export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldType>): string {
   const entries = Object.entries(fields);
-  if (dialect === 'mysql') {
+  if (dialect !== 'sqlite') {
     const types: Record<JsonFieldType, string> = {
-      name: 'VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
-      text: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
+      name: `VARCHAR(100) ${textCharset(dialect)}`,
+      text: `LONGTEXT ${textCharset(dialect)}`,
       int: 'BIGINT',
     };
     const columns = entries.map(([field, type]) => `${field} ${types[type]} PATH '$.${field}'`);
@@ -51,7 +99,7 @@ export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldTy
  * (SQLite, which needs the `WHERE true` to parse the SELECT's end) or `ON DUPLICATE KEY UPDATE`.
  */
 export function upsertTail(dialect: Dialect, key: string[], update: string[]): string {
-  if (dialect === 'mysql') {
+  if (dialect !== 'sqlite') {
     return `ON DUPLICATE KEY UPDATE ${update.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
   }
   return `WHERE true ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${update
@@ -66,7 +114,7 @@ export function upsertTail(dialect: Dialect, key: string[], update: string[]): s
  * one transaction at a time.
  */
 export function forUpdate(dialect: Dialect): string {
-  return dialect === 'mysql' ? ' FOR UPDATE' : '';
+  return dialect !== 'sqlite' ? ' FOR UPDATE' : '';
 }
 
 /**
@@ -74,7 +122,7 @@ export function forUpdate(dialect: Dialect): string {
  * while other readers that share the lock go on. MariaDB and MySQL 8 both accept this spelling.
  */
 export function forShare(dialect: Dialect): string {
-  return dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+  return dialect !== 'sqlite' ? ' LOCK IN SHARE MODE' : '';
 }
 
 /**

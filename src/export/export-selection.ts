@@ -1,5 +1,5 @@
 import { ValidationError } from '../common/errors';
-import type { Dialect } from '../database/sql-dialect';
+import { Dialect, textCharset } from '../database/sql-dialect';
 import type { ExportSelection } from '../features/features.store';
 import type { ExportQueryDto } from './dto/export-query.dto';
 
@@ -37,9 +37,10 @@ export const SELECTION_TABLE = 'export_selection';
  * flooded with one-off texts.
  */
 export function selectionTableDdl(dialect: Dialect): { create: string; drop: string } {
-  return dialect === 'mysql'
+  return dialect !== 'sqlite'
     ? {
-        create: `CREATE TEMPORARY TABLE ${SELECTION_TABLE} (name VARCHAR(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY)`,
+        // The name columns' collation, so that joins with them compare alike (sql-dialect.ts).
+        create: `CREATE TEMPORARY TABLE ${SELECTION_TABLE} (name VARCHAR(100) ${textCharset(dialect)} NOT NULL PRIMARY KEY)`,
         drop: `DROP TEMPORARY TABLE IF EXISTS ${SELECTION_TABLE}`,
       }
     : {

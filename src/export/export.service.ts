@@ -145,7 +145,7 @@ export class ExportService {
     // InnoDB's default, stated so that a server set to READ COMMITTED still gives one snapshot.
     // SQLite's transactions are serializable already (and TypeORM accepts no other level there).
     const rows =
-      this.dialect === 'mysql'
+      this.dialect !== 'sqlite'
         ? await this.dataSource.transaction('REPEATABLE READ', read)
         : await this.dataSource.transaction(read);
     // Metadata only, never the payload. Its own INSERT after the read: the read transaction stays

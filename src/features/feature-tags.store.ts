@@ -83,7 +83,7 @@ export class FeatureTagsStore {
     const names = [JSON.stringify(featureNames.map((name) => ({ name })))];
     // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).
     await tx.query(
-      dialect === 'mysql'
+      dialect !== 'sqlite'
         ? `DELETE ft FROM ${selected} JOIN feature_tags ft ON ft.feature_name = j.name`
         : `DELETE FROM feature_tags WHERE feature_name IN (SELECT j.name FROM ${selected})`,
       names,

@@ -401,7 +401,7 @@ export class StrategiesStore {
     const dialect = dialectOf(this.dataSource);
     const names = JSON.stringify(featureNames.map((name) => ({ name })));
     const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       // A join, not IN (sub-select): MariaDB 10.11 runs a DELETE's IN (...) per row, parsing the
       // JSON again each time (minutes for 10,000 features); the join reads it once.
       await tx.query(

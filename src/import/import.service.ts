@@ -166,7 +166,7 @@ export class ImportService {
   async validate(dto: ImportRequestDto, principal: Principal): Promise<ImportValidationDto> {
     const analyse = (tx: EntityManager) => this.analyse(tx, dto, principal);
     const plan =
-      this.dialect === 'mysql'
+      this.dialect !== 'sqlite'
         ? await this.dataSource.transaction('REPEATABLE READ', analyse)
         : await this.dataSource.transaction(analyse);
     return {

@@ -222,7 +222,7 @@ export class UsersStore {
     const params = keys.flatMap((key) => [key, sqlTimestamp(now)]);
     const stale = sqlTimestamp(windowStart);
     await this.dataSource.query(
-      this.dialect === 'mysql'
+      this.dialect !== 'sqlite'
         ? `INSERT INTO login_attempts (attempt_key, window_start, failures) VALUES ${rows}
            ON DUPLICATE KEY UPDATE
              failures = IF(window_start > ?, failures + 1, 1),
@@ -241,7 +241,7 @@ export class UsersStore {
 
   async addFavorite(userId: number, featureName: string, tx?: EntityManager): Promise<void> {
     await this.db(tx).query(
-      this.dialect === 'mysql'
+      this.dialect !== 'sqlite'
         ? `INSERT IGNORE INTO favorite_features (user_id, feature_name) VALUES (?, ?)`
         : `INSERT OR IGNORE INTO favorite_features (user_id, feature_name) VALUES (?, ?)`,
       [userId, featureName],

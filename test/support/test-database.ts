@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createConnection } from 'mysql2/promise';
+import { createConnection, RowDataPacket } from 'mysql2/promise';
+import { createDatabaseSql } from '../../src/database/sql-dialect';
 
 /** Which database the e2e suite runs on: SQLite unless TEST_DATABASE_URL names a MySQL server. */
 export function testDatabaseKind(): 'sqlite' | 'mysql' {
@@ -35,7 +36,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     user: decodeURIComponent(server.username),
     password: decodeURIComponent(server.password),
   });
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const [[serverInfo]] = await admin.query<Array<{ version: string } & RowDataPacket>>(
+    'SELECT VERSION() AS version',
+  );
+  await admin.query(createDatabaseSql(name, serverInfo.version));
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
