@@ -45,6 +45,7 @@ async function recreateMysqlDatabase(serverUrl: string): Promise<void> {
     user: decodeURIComponent(url.username),
   });
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  // The collation the older migrations expect; the current ones convert it to no-pad themselves.
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
   await admin.end();
 }

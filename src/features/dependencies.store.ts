@@ -127,7 +127,7 @@ export class DependenciesStore {
     const dialect = dialectOf(this.dataSource);
     const head = 'INSERT INTO feature_dependencies (child, parent, enabled, variants)';
     const tail = upsertTail(dialect, ['child', 'parent'], ['enabled', 'variants']);
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       const values = rows.map((r) => [r.child, r.parent, r.enabled, r.variants]);
       await insertValues(tx, head, values, tail);
       return;

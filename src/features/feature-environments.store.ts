@@ -190,7 +190,7 @@ export class FeatureEnvironmentsStore {
     const head =
       'INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)';
     const tail = upsertTail(dialect, ['feature_name', 'environment_name'], ['enabled', 'variants']);
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       const values = rows.map((r) => [r.feature, environment, r.enabled, r.variants]);
       await insertValues(tx, head, values, tail);
       return;

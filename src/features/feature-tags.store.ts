@@ -90,7 +90,7 @@ export class FeatureTagsStore {
     );
     if (rows.length === 0) return;
     const head = 'INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)';
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       await insertValues(
         tx,
         head,

@@ -237,7 +237,7 @@ export class FeaturesStore {
       ['name'],
       ['type', 'description', 'stale', 'impression_data'],
     );
-    if (this.dialect === 'mysql') {
+    if (this.dialect !== 'sqlite') {
       const values = rows.map((r) => [
         r.name,
         projectId,

@@ -64,7 +64,7 @@ export class LifecycleStore {
   async startForImport(tx: EntityManager, names: string[], at: string): Promise<void> {
     if (names.length === 0) return;
     const head = 'INSERT INTO feature_lifecycles (feature_name, stage, entered_stage_at)';
-    if (dialectOf(this.dataSource) === 'mysql') {
+    if (dialectOf(this.dataSource) !== 'sqlite') {
       await insertValues(
         tx,
         head,

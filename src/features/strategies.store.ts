@@ -436,7 +436,7 @@ export class StrategiesStore {
     }));
     const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
          strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       await insertValues(
         tx,
         head,
@@ -477,7 +477,7 @@ export class StrategiesStore {
     );
     if (links.length === 0) return;
     const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
-    if (dialect === 'mysql') {
+    if (dialect !== 'sqlite') {
       await insertValues(
         tx,
         linksHead,
