@@ -115,7 +115,8 @@ function listSql(dialect: Dialect): string {
     'JSON_QUOTE(f.name)',
     `',"type":'`,
     'JSON_QUOTE(f.type)',
-    optional(cat(`',"description":'`, 'JSON_QUOTE(f.description)')),
+    // SQLite's JSON_QUOTE(NULL) is the text null, so the NULL test comes first.
+    `CASE WHEN f.description IS NULL THEN '' ELSE ${cat(`',"description":'`, 'JSON_QUOTE(f.description)')} END`,
     `',"project":'`,
     'JSON_QUOTE(f.project_id)',
     `',"enabled":'`,
