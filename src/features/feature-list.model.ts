@@ -57,9 +57,14 @@ function listSql(dialect: Dialect): string {
   const bool = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
   /** `,"key":<value>` when the value is not NULL, else nothing. */
   const optional = (value: string) => `COALESCE(${value}, '')`;
-  const strategiesOf = (extra: string) =>
-    `EXISTS (SELECT 1 FROM feature_strategies fs WHERE fs.feature_name = fe.feature_name
-       AND fs.environment_name = fe.environment_name${extra})`;
+  // Both strategy flags from one probe: 2 when an enabled strategy exists, 1 when only disabled
+  // ones do, NULL when there are none.
+  const strategies = `CASE (SELECT MAX(CASE WHEN fs.disabled = 0 THEN 2 ELSE 1 END)
+      FROM feature_strategies fs
+     WHERE fs.feature_name = fe.feature_name AND fs.environment_name = fe.environment_name)
+    WHEN 2 THEN 'true,"hasEnabledStrategies":true'
+    WHEN 1 THEN 'true,"hasEnabledStrategies":false'
+    ELSE 'false,"hasEnabledStrategies":false' END`;
 
   const environment = cat(
     `'{"name":'`,
@@ -69,9 +74,7 @@ function listSql(dialect: Dialect): string {
     `',"variantCount":'`,
     `CAST(COALESCE(${sqlJsonLength(dialect, 'fe.variants')}, 0) AS CHAR)`,
     `',"hasStrategies":'`,
-    bool(strategiesOf('')),
-    `',"hasEnabledStrategies":'`,
-    bool(strategiesOf(' AND fs.disabled = 0')),
+    strategies,
     optional(cat(`',"lastSeenAt":"'`, iso('fe.last_seen_at'), `'"'`)),
     `'}'`,
   );
