@@ -175,9 +175,7 @@ export class EventsStore {
    * the feature since, most recent first. Marking a favorite changes nobody's feature, so it does
    * not make a collaborator.
    */
-  async people(
-    featureNames: string[] | FeatureNamesSql,
-  ): Promise<Map<string, FeaturePeople>> {
+  async people(featureNames: string[] | FeatureNamesSql): Promise<Map<string, FeaturePeople>> {
     const result = new Map<string, FeaturePeople>();
     if (Array.isArray(featureNames) && featureNames.length === 0) return result;
     // A sub-select of names (a whole project's list) binds one parameter instead of thousands.
