@@ -7,6 +7,38 @@ import { CURRENT_STAGE_RANK_SQL } from './lifecycle.store';
 import { segmentIdsByNameSql } from '../segments/segments.store';
 import { isFavoriteSql } from '../users/users.store';
 
+/**
+ * Whether the page follows features(project_id, archived_at, created_at): the active features of
+ * one project, by creation time, without a favorites-first part.
+ */
+function servedByIndex(filter: FeatureSearchFilter, userId?: number): boolean {
+  const { terms, project, sort } = filter;
+  const others: unknown[] = [
+    filter.type,
+    filter.stale,
+    filter.lifecycle,
+    filter.createdBy,
+    filter.createdBefore,
+    filter.createdOnOrAfter,
+    filter.seenBefore,
+    filter.seenOnOrAfter,
+    filter.tag,
+    filter.segment,
+    filter.status,
+  ];
+  return (
+    terms.length === 0 &&
+    !filter.archived &&
+    project !== undefined &&
+    !project.negated &&
+    project.values.length === 1 &&
+    others.every((condition) => condition === undefined) &&
+    'field' in sort &&
+    sort.field === 'createdAt' &&
+    !(filter.favoritesFirst && userId !== undefined)
+  );
+}
+
 /** `LIKE ... ESCAPE '!'`: the same escape character works on both databases. */
 function likePattern(term: string): string {
   return `%${term.replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -15,7 +47,7 @@ function likePattern(term: string): string {
 /**
  * One page of the feature search (`GET /api/admin/search/features`): the names of the matching
  * features in page order and the number of matches, in at most two statements whatever the page
- * size or the total.
+ * size or the total (which two depends on whether the index serves the page: see page()).
  */
 @Injectable()
 export class FeatureSearchModel {
@@ -25,31 +57,44 @@ export class FeatureSearchModel {
     filter: FeatureSearchFilter,
     userId?: number,
   ): Promise<{ names: string[]; total: number }> {
-    // The page and the count are two statements: with LIMIT and an index in the page's order
-    // (features(project_id, archived_at, created_at)), the page reads 50 rows instead of sorting
-    // every match, and the count reads the index only. COUNT(*) OVER () made every page cost as
-    // much as reading all matches.
     const params: unknown[] = [];
     const where = this.conditions(filter, params);
     const countParams = [...params];
     const order = this.ordering(filter, params, userId);
-    const rows: Array<{ name: string }> = await this.dataSource.query(
-      `SELECT f.name FROM features f WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    const count = async () =>
+      toNumber(
+        (
+          await this.dataSource.query<Array<{ total: unknown }>>(
+            `SELECT COUNT(*) AS total FROM features f WHERE ${where}`,
+            countParams,
+          )
+        )[0]?.total,
+      );
+    if (servedByIndex(filter, userId)) {
+      // A project's page by creation time, from features(project_id, archived_at, created_at):
+      // the page reads `limit` index entries and the count reads the index only. One statement
+      // with COUNT(*) OVER () would read and sort every match to return 50.
+      const rows: Array<{ name: string }> = await this.dataSource.query(
+        `SELECT f.name FROM features f WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        [...params, filter.limit, filter.offset],
+      );
+      const last = rows.length > 0 && rows.length < filter.limit;
+      return {
+        names: rows.map((row) => row.name),
+        total: last ? filter.offset + rows.length : await count(),
+      };
+    }
+    // Other filters read every candidate anyway (LIKE, tag and segment sub-selects): one pass
+    // that counts before LIMIT costs less than a page and a count that both scan.
+    const rows: Array<{ name: string; total: unknown }> = await this.dataSource.query(
+      `SELECT f.name, COUNT(*) OVER () AS total FROM features f WHERE ${where}
+        ORDER BY ${order} LIMIT ? OFFSET ?`,
       [...params, filter.limit, filter.offset],
     );
-    if (rows.length === 0 && filter.offset === 0) return { names: [], total: 0 };
-    const total =
-      rows.length > 0 && rows.length < filter.limit
-        ? filter.offset + rows.length
-        : toNumber(
-            (
-              await this.dataSource.query<Array<{ total: unknown }>>(
-                `SELECT COUNT(*) AS total FROM features f WHERE ${where}`,
-                countParams,
-              )
-            )[0]?.total,
-          );
-    return { names: rows.map((row) => row.name), total };
+    if (rows.length > 0) {
+      return { names: rows.map((row) => row.name), total: toNumber(rows[0].total) };
+    }
+    return { names: [], total: filter.offset === 0 ? 0 : await count() };
   }
 
   private conditions(filter: FeatureSearchFilter, params: unknown[]): string {
