@@ -406,8 +406,31 @@ describe('feature search: statements per page', () => {
     expect(large.result.body.features).toHaveLength(500);
     expect(large.result.body.total).toBe(600);
     expect(large.result.body.features[0].segments.length).toBeGreaterThan(0);
-    // Token check, page, count, the page's rows (feature, environments, environment order,
-    // strategy counts, tags, dependencies, lifecycle), segment links and segment names.
+    // Token check, page with its total, the page's rows (feature, environments, environment
+    // order, strategy counts, tags, dependencies, lifecycle), segment links and segment names.
+    expect(large.count).toBe(small.count);
+    expect(large.count).toBeLessThanOrEqual(11);
+  });
+
+  it('is the same for a project page by creation time (index order: page, then count)', async () => {
+    const small = await t.sql.measure(() =>
+      t.admin.get(`${SEARCH}?project=IS:small&limit=5&sortOrder=desc`).expect(200),
+    );
+    const large = await t.sql.measure(() =>
+      t.admin.get(`${SEARCH}?project=IS:large&limit=500&sortOrder=desc`).expect(200),
+    );
+    expect(small.result.body.features).toHaveLength(5);
+    expect(large.result.body.features).toHaveLength(500);
+    expect(large.result.body.total).toBe(600);
+    // Newest first, ties by name in the same direction: the pages follow one another.
+    const next = await t.admin
+      .get(`${SEARCH}?project=IS:large&limit=500&offset=500&sortOrder=desc`)
+      .expect(200);
+    expect(next.body.total).toBe(600);
+    const names = [...large.result.body.features, ...next.body.features].map(
+      (f: { name: string }) => f.name,
+    );
+    expect(new Set(names).size).toBe(600);
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThanOrEqual(12);
   });
