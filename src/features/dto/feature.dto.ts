@@ -121,7 +121,7 @@ export class FeatureListItemDto {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({
     type: [FeatureListEnvironmentDto],
-    description: 'By the environment\'s sortOrder, then name',
+    description: "By the environment's sortOrder, then name",
   })
   environments: FeatureListEnvironmentDto[];
   @ApiPropertyOptional({ type: [TagDto], description: ABSENT }) tags?: TagDto[];
