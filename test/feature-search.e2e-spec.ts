@@ -220,7 +220,13 @@ describe('feature search (GET /api/admin/search/features)', () => {
     ['limit=0', '/query/limit'],
     ['limit=1001', '/query/limit'],
     ['offset=-1', '/query/offset'],
-    ['segment=INCLUDE:beta', '/query/segment'],
+    ['segment=IS:beta', '/query/segment'],
+    ['segment=INCLUDE:', '/query/segment'],
+    ['status=production', '/query/status'],
+    ['status=production:on', '/query/status'],
+    ['status=:enabled', '/query/status'],
+    ['lastSeenAt=IS:2026-01-01', '/query/lastSeenAt'],
+    ['lastSeenAt=IS_BEFORE:yesterday', '/query/lastSeenAt'],
     ['colour=IS:red', '/query/colour'],
     ['project=IS:a&project=IS:b', '/query/project'],
   ])('answers 400 for %s', async (query, path) => {
@@ -231,6 +237,128 @@ describe('feature search (GET /api/admin/search/features)', () => {
 
   it('answers 401 without a token', async () => {
     expectErrorRecord(await t.http.get(SEARCH), 401, 'AuthenticationRequired');
+  });
+
+  it('filters by segment with the tag operators (segments used by any strategy)', async () => {
+    // alpha-checkout's production strategy uses beta; nothing uses the segment 'unused'.
+    await create(t, '/api/admin/segments', { name: 'unused', constraints: [] });
+    const all = ['alpha-checkout', 'beta-search', 'gamma_ops', 'shop-banner'];
+    expect(await search(t, 'segment=INCLUDE:beta')).toEqual({
+      names: ['alpha-checkout'],
+      total: 1,
+    });
+    expect((await search(t, 'segment=INCLUDE_ANY_OF:beta,unused')).names).toEqual([
+      'alpha-checkout',
+    ]);
+    expect((await search(t, 'segment=INCLUDE_ALL_OF:beta,unused')).names).toEqual([]);
+    expect((await search(t, 'segment=INCLUDE:nobody')).names).toEqual([]);
+    expect((await search(t, 'segment=DO_NOT_INCLUDE:beta')).names).toEqual(
+      all.filter((n) => n !== 'alpha-checkout'),
+    );
+    expect((await search(t, 'segment=EXCLUDE_IF_ANY_OF:beta,unused')).names).toEqual(
+      all.filter((n) => n !== 'alpha-checkout'),
+    );
+    expect((await search(t, 'segment=EXCLUDE_ALL:beta,unused')).names).toEqual(all);
+  });
+
+  it('filters by environment status, any of the listed states (repeated or comma-separated)', async () => {
+    // Only alpha-checkout is enabled anywhere (production).
+    expect(await search(t, 'status=production:enabled')).toEqual({
+      names: ['alpha-checkout'],
+      total: 1,
+    });
+    expect((await search(t, 'status=production:disabled')).names).toEqual([
+      'beta-search',
+      'gamma_ops',
+      'shop-banner',
+    ]);
+    expect(
+      (await search(t, 'status=production:enabled&status=development:disabled')).names,
+    ).toEqual(['alpha-checkout', 'beta-search', 'gamma_ops', 'shop-banner']);
+    expect((await search(t, 'status=production:enabled,development:enabled')).names).toEqual([
+      'alpha-checkout',
+    ]);
+    expect((await search(t, 'status=nowhere:enabled')).names).toEqual([]);
+  });
+
+  it('filters by lastSeenAt (the latest of its environments); never seen matches neither', async () => {
+    // There is no metrics route; the rows are written as metrics would.
+    const seen = (feature: string, env: string, at: string) =>
+      t.dataSource.query(
+        `UPDATE feature_environments SET last_seen_at = ? WHERE feature_name = ? AND environment_name = ?`,
+        [at, feature, env],
+      );
+    await seen('beta-search', 'development', '2026-03-01 10:00:00.000');
+    await seen('beta-search', 'production', '2026-05-01 10:00:00.000');
+    await seen('gamma_ops', 'development', '2026-04-01 00:00:00.000');
+    try {
+      expect((await search(t, 'lastSeenAt=IS_BEFORE:2026-04-01')).names).toEqual([]);
+      expect((await search(t, 'lastSeenAt=IS_BEFORE:2026-04-02')).names).toEqual(['gamma_ops']);
+      expect((await search(t, 'lastSeenAt=IS_ON_OR_AFTER:2026-04-01')).names).toEqual([
+        'beta-search',
+        'gamma_ops',
+      ]);
+      expect((await search(t, 'lastSeenAt=IS_ON_OR_AFTER:2026-05-02')).names).toEqual([]);
+    } finally {
+      await t.dataSource.query(`UPDATE feature_environments SET last_seen_at = NULL`);
+    }
+  });
+
+  it("puts the signed-in user's favorites first with favoritesFirst=true, each part in sortBy order", async () => {
+    await t.admin
+      .post('/api/admin/user-admin', {
+        username: 'fan',
+        rootRole: 1,
+        password: 'fan password 12345',
+      })
+      .expect(201);
+    const login = await t.http
+      .post('/auth/simple/login')
+      .send({ username: 'fan', password: 'fan password 12345' })
+      .expect(200);
+    const cookie = ([login.headers['set-cookie']].flat()[0] as string).split(';')[0];
+    for (const name of ['gamma_ops', 'alpha-checkout']) {
+      await t.http
+        .post(`${FEATURES('default')}/${name}/favorites`)
+        .set('Cookie', cookie)
+        .set('Content-Type', 'application/json')
+        .send({})
+        .expect(204);
+    }
+    const asFan = async (query: string) =>
+      (await t.http.get(`${SEARCH}?${query}`).set('Cookie', cookie).expect(200)).body;
+    const first = await asFan('favoritesFirst=true&sortBy=name&sortOrder=desc');
+    expect(first.features.map((f: { name: string }) => f.name)).toEqual([
+      'gamma_ops',
+      'alpha-checkout',
+      'shop-banner',
+      'beta-search',
+    ]);
+    expect(first.features.map((f: { favorite: boolean }) => f.favorite)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(first.total).toBe(4);
+    // Paging keeps the order; without the flag, favorites take their usual place.
+    expect(
+      (await asFan('favoritesFirst=true&sortBy=name&sortOrder=desc&offset=1&limit=2')).features.map(
+        (f: { name: string }) => f.name,
+      ),
+    ).toEqual(['alpha-checkout', 'shop-banner']);
+    expect(
+      (await asFan('favoritesFirst=false&sortBy=name&sortOrder=desc')).features.map(
+        (f: { name: string }) => f.name,
+      ),
+    ).toEqual(['shop-banner', 'gamma_ops', 'beta-search', 'alpha-checkout']);
+    // A token has no favorites: the flag changes nothing.
+    expect((await search(t, 'favoritesFirst=true&sortBy=name&sortOrder=desc')).names).toEqual([
+      'shop-banner',
+      'gamma_ops',
+      'beta-search',
+      'alpha-checkout',
+    ]);
   });
 });
 
@@ -266,7 +394,8 @@ describe('feature search: statements per page', () => {
 
   it('is the same for a page of 5 of 5 features and a page of 500 of 600, with every filter', async () => {
     const filters =
-      'tag=INCLUDE_ANY_OF:simple:small,simple:large&query=-0&lifecycle=IS_NOT:completed&sortBy=lastSeenAt';
+      'tag=INCLUDE_ANY_OF:simple:small,simple:large&query=-0&lifecycle=IS_NOT:completed&sortBy=lastSeenAt' +
+      '&segment=INCLUDE_ANY_OF:s1,s2&status=development:enabled,development:disabled&favoritesFirst=true';
     const small = await t.sql.measure(() =>
       t.admin.get(`${SEARCH}?project=IS:small&limit=5&${filters}`).expect(200),
     );
@@ -277,9 +406,32 @@ describe('feature search: statements per page', () => {
     expect(large.result.body.features).toHaveLength(500);
     expect(large.result.body.total).toBe(600);
     expect(large.result.body.features[0].segments.length).toBeGreaterThan(0);
-    // Token check, page, the page's rows (feature, environments, environment order, strategy
-    // counts, tags, dependencies, lifecycle), segment links and segment names.
+    // Token check, page with its total, the page's rows (feature, environments, environment
+    // order, strategy counts, tags, dependencies, lifecycle), segment links and segment names.
     expect(large.count).toBe(small.count);
     expect(large.count).toBeLessThanOrEqual(11);
+  });
+
+  it('is the same for a project page by creation time (index order: page, then count)', async () => {
+    const small = await t.sql.measure(() =>
+      t.admin.get(`${SEARCH}?project=IS:small&limit=5&sortOrder=desc`).expect(200),
+    );
+    const large = await t.sql.measure(() =>
+      t.admin.get(`${SEARCH}?project=IS:large&limit=500&sortOrder=desc`).expect(200),
+    );
+    expect(small.result.body.features).toHaveLength(5);
+    expect(large.result.body.features).toHaveLength(500);
+    expect(large.result.body.total).toBe(600);
+    // Newest first, ties by name in the same direction: the pages follow one another.
+    const next = await t.admin
+      .get(`${SEARCH}?project=IS:large&limit=500&offset=500&sortOrder=desc`)
+      .expect(200);
+    expect(next.body.total).toBe(600);
+    const names = [...large.result.body.features, ...next.body.features].map(
+      (f: { name: string }) => f.name,
+    );
+    expect(new Set(names).size).toBe(600);
+    expect(large.count).toBe(small.count);
+    expect(large.count).toBeLessThanOrEqual(12);
   });
 });

@@ -165,3 +165,26 @@ export async function insertValues(
   }
   await send();
 }
+
+/*
+ * Building JSON text in SQL (the project feature list, issue 15): both databases have JSON_QUOTE
+ * (compact, escaped) and GROUP_CONCAT(x ORDER BY …) with ',' as the separator (SQLite since
+ * 3.44), so only these three differ.
+ */
+
+/** String concatenation that is NULL when any part is NULL, on both databases. */
+export function sqlConcat(dialect: Dialect, parts: string[]): string {
+  return dialect !== 'sqlite' ? `CONCAT(${parts.join(', ')})` : `(${parts.join(' || ')})`;
+}
+
+/** A timestamp column as the text of `Date.prototype.toISOString()` (UTC, milliseconds). */
+export function sqlIsoTimestamp(dialect: Dialect, column: string): string {
+  return dialect !== 'sqlite'
+    ? `CONCAT(LEFT(DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`
+    : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+}
+
+/** The number of items of a JSON array column. */
+export function sqlJsonLength(dialect: Dialect, column: string): string {
+  return dialect !== 'sqlite' ? `JSON_LENGTH(${column})` : `json_array_length(${column})`;
+}

@@ -23,6 +23,14 @@ interface EnvironmentRow {
 }
 
 /** An environment's type and place, for feature records. */
+/**
+ * The sortOrder of the environment named in `nameColumn`, as a correlated sub-select, for other
+ * stores that order environments as this one does (by sortOrder, then name).
+ */
+export function environmentSortOrderSql(nameColumn: string): string {
+  return `(SELECT e.sort_order FROM environments e WHERE e.name = ${nameColumn})`;
+}
+
 export interface EnvironmentOrder {
   name: string;
   type: string;

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/permissions';
 import { currentPrincipal } from '../common/request-context';
 import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
-import { EventsStore, FeaturePeople, NewEvent } from './events.store';
+import { EventsStore, FeatureNamesSql, FeaturePeople, NewEvent } from './events.store';
 
 /** What a write says about itself; who made it comes from the principal. */
 export type EventChange = Omit<NewEvent, 'createdBy' | 'createdByUserId'>;
@@ -85,7 +85,7 @@ export class EventsService {
   }
 
   /** Creator and collaborators of each feature (one statement). */
-  people(featureNames: string[]): Promise<Map<string, FeaturePeople>> {
+  people(featureNames: string[] | FeatureNamesSql): Promise<Map<string, FeaturePeople>> {
     return this.store.people(featureNames);
   }
 }

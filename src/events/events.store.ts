@@ -12,6 +12,12 @@ export interface PersonCard {
   imageUrl: string | null;
 }
 
+/** Feature names as SQL for `IN (...)`: a sub-select (from the features' owner) and its parameters. */
+export interface FeatureNamesSql {
+  list: string;
+  params: unknown[];
+}
+
 /** Who created a feature (null: a token, an import, or before events) and who changed it. */
 export interface FeaturePeople {
   createdBy: PersonCard | null;
@@ -169,10 +175,13 @@ export class EventsStore {
    * the feature since, most recent first. Marking a favorite changes nobody's feature, so it does
    * not make a collaborator.
    */
-  async people(featureNames: string[]): Promise<Map<string, FeaturePeople>> {
+  async people(featureNames: string[] | FeatureNamesSql): Promise<Map<string, FeaturePeople>> {
     const result = new Map<string, FeaturePeople>();
-    if (featureNames.length === 0) return result;
-    const names = featureNames.map(() => '?').join(', ');
+    if (Array.isArray(featureNames) && featureNames.length === 0) return result;
+    // A sub-select of names (a whole project's list) binds one parameter instead of thousands.
+    const { list: names, params } = Array.isArray(featureNames)
+      ? { list: featureNames.map(() => '?').join(', '), params: featureNames }
+      : featureNames;
     const rows: Array<{
       feature_name: string;
       user_id: unknown;
@@ -193,7 +202,7 @@ export class EventsStore {
                 GROUP BY e.feature_name, e.created_by_user_id) p
          JOIN (${USER_CARDS_SQL}) u ON u.id = p.user_id
         ORDER BY p.feature_name, p.last_id DESC`,
-      [...featureNames, ...featureNames],
+      [...params, ...params],
     );
     for (const row of rows) {
       const entry = result.get(row.feature_name) ?? { createdBy: null, collaborators: [] };

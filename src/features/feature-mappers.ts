@@ -124,30 +124,28 @@ export function toStrategyDto(row: StrategyRow, segmentIds: number[] = []): Stra
 
 /**
  * `strategies` given: the full record (one feature read). Otherwise `counts` fills hasStrategies
- * and hasEnabledStrategies and the strategies are left out (feature lists). `shape: 'list'` (the
- * project's feature list, docs/decisions-features.md) also leaves out the variants (variantCount
- * stays) and the repetitions of the feature's and the environment's names.
+ * and hasEnabledStrategies and the strategies are left out (searches). The project feature list
+ * builds its items in SQL (feature-list.model.ts) from the same columns.
  */
 export function toFeatureEnvironmentDto(
   row: FeatureEnvironmentRow,
   strategies: StrategyDto[] | undefined,
   counts?: StrategyCountRow,
-  shape: 'record' | 'list' = 'record',
 ): FeatureEnvironmentDto {
   const variants = parseJson<Variant[]>(row.variants, []);
   const total = strategies ? strategies.length : toNumber(counts?.total);
   const enabledCount = strategies
     ? strategies.filter((s) => !s.disabled).length
     : toNumber(counts?.enabled_count);
-  const record = shape === 'record';
   return {
     name: row.environment_name,
-    ...(record ? { featureName: row.feature_name, environment: row.environment_name } : {}),
+    featureName: row.feature_name,
+    environment: row.environment_name,
     type: row.type,
     enabled: toBoolean(row.enabled),
     sortOrder: toNumber(row.sort_order),
     variantCount: variants.length,
-    ...(record ? { variants } : {}),
+    variants,
     ...(strategies ? { strategies } : {}),
     hasStrategies: total > 0,
     hasEnabledStrategies: enabledCount > 0,

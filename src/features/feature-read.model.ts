@@ -51,12 +51,11 @@ export class FeatureReadModel {
 
   /**
    * Feature records, by name. With `strategies: true` each environment carries its strategies;
-   * otherwise (lists) only whether it has any. `shape: 'list'` gives the project list's lighter
-   * environments (docs/decisions-features.md).
+   * otherwise (searches) only whether it has any.
    */
   async features(
     selection: FeatureSelection,
-    options: { strategies: boolean; shape?: 'record' | 'list' },
+    options: { strategies: boolean },
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FeatureDto[]> {
     if ('names' in selection && selection.names.length === 0) return [];
@@ -105,7 +104,7 @@ export class FeatureReadModel {
             const key = envKey(feRow.feature_name, feRow.environment_name);
             return strategiesByEnv
               ? toFeatureEnvironmentDto(withEnv, strategiesByEnv.get(key) ?? [])
-              : toFeatureEnvironmentDto(withEnv, undefined, countsByEnv?.get(key), options.shape);
+              : toFeatureEnvironmentDto(withEnv, undefined, countsByEnv?.get(key));
           }),
         tags: (tagsOf.get(row.name) ?? []).map(toTagDto),
         dependencies: (parentsOf.get(row.name) ?? []).map(toDependencyDto),

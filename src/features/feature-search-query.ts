@@ -33,6 +33,12 @@ export interface TagCondition {
   tags: Array<{ type: string; value: string }>;
 }
 
+export interface SegmentCondition {
+  match: 'any' | 'all';
+  negated: boolean;
+  names: string[];
+}
+
 export const SORT_FIELDS = ['createdAt', 'name', 'type', 'stale', 'project', 'lastSeenAt'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -49,7 +55,16 @@ export interface FeatureSearchFilter {
   createdBy?: SetCondition<number>;
   createdBefore?: Date;
   createdOnOrAfter?: Date;
+  /** On the latest lastSeenAt of the feature's environments. */
+  seenBefore?: Date;
+  seenOnOrAfter?: Date;
   tag?: TagCondition;
+  /** Segment names, matched as tags are (any/all, negated). */
+  segment?: SegmentCondition;
+  /** Environment states, any of which keeps a feature. */
+  status?: Array<{ environment: string; enabled: boolean }>;
+  /** The signed-in user's favorites first (set by the service; a token has none). */
+  favoritesFirst: boolean;
   sort: { field: SortField } | { environment: string };
   descending: boolean;
   offset: number;
@@ -67,7 +82,7 @@ export function parseFeatureSearch(query: FeatureSearchQueryDto): FeatureSearchF
   };
 
   const isCondition = <T>(
-    field: keyof FeatureSearchQueryDto,
+    field: 'project' | 'type' | 'state' | 'lifecycle' | 'createdBy',
     convert: (value: string) => T | undefined,
     allowed: string,
   ): SetCondition<T> | undefined => {
@@ -119,19 +134,19 @@ export function parseFeatureSearch(query: FeatureSearchQueryDto): FeatureSearchF
       'user ids (integers)',
     ),
     tag: parseTags(query.tag, fail),
+    segment: parseSegments(query.segment, fail),
+    status: parseStatus(query.status, fail),
+    favoritesFirst:
+      parseChoice(query.favoritesFirst, ['true', 'false'], 'favoritesFirst', fail) === 'true',
     sort: parseSort(query.sortBy, fail),
     descending: parseChoice(query.sortOrder, ['asc', 'desc'], 'sortOrder', fail) === 'desc',
     offset: parseCount(query.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0, fail),
     limit: parseCount(query.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT, fail),
   };
-  parseChoice(query.favoritesFirst, ['true', 'false'], 'favoritesFirst', fail);
-  const created = splitOperator(query.createdAt, DATE_OPERATORS, 'createdAt', fail);
-  if (created) {
-    const date = created.values.length === 1 ? parseDay(created.values[0]) : undefined;
-    if (!date) fail('createdAt', 'createdAt takes one date, YYYY-MM-DD');
-    else if (created.operator === 'IS_BEFORE') filter.createdBefore = date;
-    else filter.createdOnOrAfter = date;
-  }
+  const created = parseDateCondition(query.createdAt, 'createdAt', fail);
+  if (created) [filter.createdBefore, filter.createdOnOrAfter] = created;
+  const seen = parseDateCondition(query.lastSeenAt, 'lastSeenAt', fail);
+  if (seen) [filter.seenBefore, filter.seenOnOrAfter] = seen;
   if (details.length > 0) throw ValidationError.listing(details, 'Invalid search query');
   return filter;
 }
@@ -187,6 +202,55 @@ function parseTags(raw: string | undefined, fail: Fail): TagCondition | undefine
     negated: op === 'DO_NOT_INCLUDE' || op === 'EXCLUDE_IF_ANY_OF' || op === 'EXCLUDE_ALL',
     tags,
   };
+}
+
+/** Segment names with the tag operators: Unleash's semantics, on the segments strategies use. */
+function parseSegments(raw: string | undefined, fail: Fail): SegmentCondition | undefined {
+  const parsed = splitOperator(raw, INCLUDE_OPERATORS, 'segment', fail);
+  if (!parsed) return undefined;
+  const op = parsed.operator;
+  return {
+    match: op === 'INCLUDE_ALL_OF' || op === 'EXCLUDE_ALL' ? 'all' : 'any',
+    negated: op === 'DO_NOT_INCLUDE' || op === 'EXCLUDE_IF_ANY_OF' || op === 'EXCLUDE_ALL',
+    names: [...new Set(parsed.values)],
+  };
+}
+
+/** `environment:enabled|disabled` items, repeated or comma-separated (Unleash's `status`). */
+function parseStatus(
+  raw: string | string[] | undefined,
+  fail: Fail,
+): FeatureSearchFilter['status'] {
+  if (raw === undefined) return undefined;
+  const items = (Array.isArray(raw) ? raw : [raw])
+    .flatMap((value) => value.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+  if (items.length === 0) return fail('status', 'status needs at least one environment:state');
+  if (items.length > 100) return fail('status', 'status takes at most 100 items');
+  const states: NonNullable<FeatureSearchFilter['status']> = [];
+  for (const item of items) {
+    const colon = item.lastIndexOf(':');
+    const state = item.slice(colon + 1);
+    if (colon <= 0 || (state !== 'enabled' && state !== 'disabled')) {
+      return fail('status', `${item} is not environment:enabled or environment:disabled`);
+    }
+    states.push({ environment: item.slice(0, colon), enabled: state === 'enabled' });
+  }
+  return states;
+}
+
+/** IS_BEFORE / IS_ON_OR_AFTER with one day: [before, onOrAfter], one of them set. */
+function parseDateCondition(
+  raw: string | undefined,
+  field: string,
+  fail: Fail,
+): [Date | undefined, Date | undefined] | undefined {
+  const parsed = splitOperator(raw, DATE_OPERATORS, field, fail);
+  if (!parsed) return undefined;
+  const date = parsed.values.length === 1 ? parseDay(parsed.values[0]) : undefined;
+  if (!date) return fail(field, `${field} takes one date, YYYY-MM-DD`);
+  return parsed.operator === 'IS_BEFORE' ? [date, undefined] : [undefined, date];
 }
 
 function parseSort(raw: string | undefined, fail: Fail): FeatureSearchFilter['sort'] {

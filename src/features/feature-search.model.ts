@@ -4,6 +4,40 @@ import { DataSource } from 'typeorm';
 import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureSearchFilter, SetCondition } from './feature-search-query';
 import { CURRENT_STAGE_RANK_SQL } from './lifecycle.store';
+import { segmentIdsByNameSql } from '../segments/segments.store';
+import { isFavoriteSql } from '../users/users.store';
+
+/**
+ * Whether the page follows features(project_id, archived_at, created_at): the active features of
+ * one project, by creation time, without a favorites-first part.
+ */
+function servedByIndex(filter: FeatureSearchFilter, userId?: number): boolean {
+  const { terms, project, sort } = filter;
+  const others: unknown[] = [
+    filter.type,
+    filter.stale,
+    filter.lifecycle,
+    filter.createdBy,
+    filter.createdBefore,
+    filter.createdOnOrAfter,
+    filter.seenBefore,
+    filter.seenOnOrAfter,
+    filter.tag,
+    filter.segment,
+    filter.status,
+  ];
+  return (
+    terms.length === 0 &&
+    !filter.archived &&
+    project !== undefined &&
+    !project.negated &&
+    project.values.length === 1 &&
+    others.every((condition) => condition === undefined) &&
+    'field' in sort &&
+    sort.field === 'createdAt' &&
+    !(filter.favoritesFirst && userId !== undefined)
+  );
+}
 
 /** `LIKE ... ESCAPE '!'`: the same escape character works on both databases. */
 function likePattern(term: string): string {
@@ -12,18 +46,46 @@ function likePattern(term: string): string {
 
 /**
  * One page of the feature search (`GET /api/admin/search/features`): the names of the matching
- * features in page order and the number of matches, in one statement whatever the page size or
- * the total (COUNT(*) OVER () counts before LIMIT). Only an empty page past the end costs a
- * second statement for the total.
+ * features in page order and the number of matches, in at most two statements whatever the page
+ * size or the total (which two depends on whether the index serves the page: see page()).
  */
 @Injectable()
 export class FeatureSearchModel {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async page(filter: FeatureSearchFilter): Promise<{ names: string[]; total: number }> {
+  async page(
+    filter: FeatureSearchFilter,
+    userId?: number,
+  ): Promise<{ names: string[]; total: number }> {
     const params: unknown[] = [];
     const where = this.conditions(filter, params);
-    const order = this.ordering(filter, params);
+    const countParams = [...params];
+    const order = this.ordering(filter, params, userId);
+    const count = async () =>
+      toNumber(
+        (
+          await this.dataSource.query<Array<{ total: unknown }>>(
+            `SELECT COUNT(*) AS total FROM features f WHERE ${where}`,
+            countParams,
+          )
+        )[0]?.total,
+      );
+    if (servedByIndex(filter, userId)) {
+      // A project's page by creation time, from features(project_id, archived_at, created_at):
+      // the page reads `limit` index entries and the count reads the index only. One statement
+      // with COUNT(*) OVER () would read and sort every match to return 50.
+      const rows: Array<{ name: string }> = await this.dataSource.query(
+        `SELECT f.name FROM features f WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        [...params, filter.limit, filter.offset],
+      );
+      const last = rows.length > 0 && rows.length < filter.limit;
+      return {
+        names: rows.map((row) => row.name),
+        total: last ? filter.offset + rows.length : await count(),
+      };
+    }
+    // Other filters read every candidate anyway (LIKE, tag and segment sub-selects): one pass
+    // that counts before LIMIT costs less than a page and a count that both scan.
     const rows: Array<{ name: string; total: unknown }> = await this.dataSource.query(
       `SELECT f.name, COUNT(*) OVER () AS total FROM features f WHERE ${where}
         ORDER BY ${order} LIMIT ? OFFSET ?`,
@@ -32,13 +94,7 @@ export class FeatureSearchModel {
     if (rows.length > 0) {
       return { names: rows.map((row) => row.name), total: toNumber(rows[0].total) };
     }
-    if (filter.offset === 0) return { names: [], total: 0 };
-    const countParams: unknown[] = [];
-    const [count]: Array<{ total: unknown }> = await this.dataSource.query(
-      `SELECT COUNT(*) AS total FROM features f WHERE ${this.conditions(filter, countParams)}`,
-      countParams,
-    );
-    return { names: [], total: toNumber(count?.total) };
+    return { names: [], total: filter.offset === 0 ? 0 : await count() };
   }
 
   private conditions(filter: FeatureSearchFilter, params: unknown[]): string {
@@ -68,6 +124,32 @@ export class FeatureSearchModel {
       parts.push('f.created_at >= ?');
       params.push(sqlTimestamp(filter.createdOnOrAfter));
     }
+    if (filter.seenBefore || filter.seenOnOrAfter) {
+      const seen = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe
+        WHERE fe.feature_name = f.name)`;
+      // Never seen (NULL) matches neither, as in Unleash.
+      parts.push(`${seen} ${filter.seenBefore ? '<' : '>='} ?`);
+      params.push(sqlTimestamp((filter.seenBefore ?? filter.seenOnOrAfter) as Date));
+    }
+    if (filter.status) {
+      const states = filter.status.map(({ environment, enabled }) => {
+        params.push(environment, enabled ? 1 : 0);
+        return '(fe.environment_name = ? AND fe.enabled = ?)';
+      });
+      parts.push(`EXISTS (SELECT 1 FROM feature_environments fe
+        WHERE fe.feature_name = f.name AND (${states.join(' OR ')}))`);
+    }
+    if (filter.segment) {
+      const using = (names: string[]) => {
+        params.push(...names);
+        return `f.name IN (SELECT fs.feature_name FROM feature_strategies fs
+          JOIN feature_strategy_segments fss ON fss.strategy_id = fs.id
+          WHERE fss.segment_id IN (${segmentIdsByNameSql(names)}))`;
+      };
+      const { match, negated, names } = filter.segment;
+      const sql = match === 'any' ? using(names) : names.map((name) => using([name])).join(' AND ');
+      parts.push(negated ? `NOT (${sql})` : `(${sql})`);
+    }
     if (filter.tag) {
       const tagged = (tags: Array<{ type: string; value: string }>) => {
         for (const tag of tags) params.push(tag.type, tag.value);
@@ -91,8 +173,18 @@ export class FeatureSearchModel {
     return parts.join(' AND ');
   }
 
-  /** Ties fall back to creation time, then name, so that pages never overlap. */
-  private ordering(filter: FeatureSearchFilter, params: unknown[]): string {
+  /**
+   * Ties fall back to creation time, then name, so that pages never overlap. With favoritesFirst
+   * and a signed-in user, that user's favorites come first, each part in this order.
+   */
+  private ordering(filter: FeatureSearchFilter, params: unknown[], userId?: number): string {
+    if (filter.favoritesFirst && userId !== undefined) {
+      params.push(userId);
+      return `CASE WHEN ${isFavoriteSql('f.name')} THEN 0 ELSE 1 END, ${this.ordering(
+        { ...filter, favoritesFirst: false },
+        params,
+      )}`;
+    }
     const dir = filter.descending ? 'DESC' : 'ASC';
     const ties = 'f.created_at ASC, f.name ASC';
     if ('environment' in filter.sort) {
@@ -105,7 +197,8 @@ export class FeatureSearchModel {
     }
     switch (filter.sort.field) {
       case 'createdAt':
-        return `f.created_at ${dir}, f.name ASC`;
+        // Ties in the same direction, so that one index serves both (see page()).
+        return `f.created_at ${dir}, f.name ${dir}`;
       case 'name':
         return `f.name ${dir}`;
       case 'type':

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
+import { currentPrincipal } from '../common/request-context';
 import { SegmentsStore } from '../segments/segments.store';
 import type { FeatureDto } from './dto/feature.dto';
 import type {
@@ -34,7 +35,7 @@ export class FeatureSearchService {
 
   async search(query: FeatureSearchQueryDto): Promise<FeatureSearchResultDto> {
     const filter = parseFeatureSearch(query);
-    const { names, total } = await this.model.page(filter);
+    const { names, total } = await this.model.page(filter, currentPrincipal()?.user?.id);
     if (names.length === 0) return { features: [], total };
     const manager = this.dataSource.manager;
     const records = new Map(

@@ -10,6 +10,8 @@ export const FEATURE_TYPES = [
 ] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
 
+/** A project's active features by creation time: the feature search's page (migration 1764200000000). */
+@Index(['projectId', 'archivedAt', 'createdAt'])
 @Entity('features')
 export class Feature {
   @PrimaryColumn({ type: 'varchar', length: 100 })
@@ -17,7 +19,6 @@ export class Feature {
 
   @Column({ name: 'project_id', type: 'varchar', length: 100 })
   @ForeignKey('projects', { onDelete: 'RESTRICT' })
-  @Index()
   projectId: string;
 
   @Column({ type: 'varchar', length: 100, default: 'release' })

@@ -1,4 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  StreamableFile,
+} from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -26,8 +36,11 @@ export class FeaturesController {
   @ApiOkResponse({ type: FeatureListDto })
   @ApiOperation({ summary: 'List the features of a project', operationId: 'listFeatures' })
   @ApiErrors(404)
-  list(@Param('projectId') projectId: string): Promise<FeatureListDto> {
-    return this.features.list(projectId);
+  async list(@Param('projectId') projectId: string): Promise<StreamableFile> {
+    // The body is JSON text already (FeatureListModel); it is sent as it is, not parsed again.
+    return new StreamableFile(Buffer.from(await this.features.list(projectId), 'utf8'), {
+      type: 'application/json; charset=utf-8',
+    });
   }
 
   @Post()

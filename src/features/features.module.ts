@@ -28,6 +28,7 @@ import { FeatureTagsController } from './feature-tags.controller';
 import { FeatureTagsService } from './feature-tags.service';
 import { FeatureSearchController } from './feature-search.controller';
 import { FeatureSearchModel } from './feature-search.model';
+import { FeatureListModel } from './feature-list.model';
 import { FeatureSearchService } from './feature-search.service';
 import { FeatureTypesController } from './feature-types.controller';
 import { FeaturesController } from './features.controller';
@@ -93,6 +94,7 @@ import { VariantsService } from './variants.service';
     DependenciesService,
     LifecycleService,
     FeatureSearchModel,
+    FeatureListModel,
     FeatureSearchService,
     FeaturePeopleService,
   ],

@@ -11,9 +11,15 @@ import { LIFECYCLE_STAGES, LifecycleStage } from './feature-lifecycle.entity';
  * The current lifecycle stage of the feature `f` as its rank in LIFECYCLE_STAGES: the furthest
  * stage entered (-1: none), a correlated sub-select on the primary key.
  */
-export const CURRENT_STAGE_RANK_SQL = `COALESCE((SELECT MAX(CASE fl.stage ${LIFECYCLE_STAGES.map(
-  (stage, rank) => `WHEN '${stage}' THEN ${rank}`,
-).join(' ')} END) FROM feature_lifecycles fl WHERE fl.feature_name = f.name), -1)`;
+export const CURRENT_STAGE_RANK_SQL = `COALESCE((SELECT MAX(${stageRankSql('fl.stage')})
+  FROM feature_lifecycles fl WHERE fl.feature_name = f.name), -1)`;
+
+/** A stage column as its rank in LIFECYCLE_STAGES (the order stages are entered in). */
+export function stageRankSql(stageColumn: string): string {
+  return `CASE ${stageColumn} ${LIFECYCLE_STAGES.map(
+    (stage, rank) => `WHEN '${stage}' THEN ${rank}`,
+  ).join(' ')} END`;
+}
 
 /** The `feature_lifecycles` table: one row per stage a feature entered. */
 @Injectable()

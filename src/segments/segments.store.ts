@@ -14,6 +14,11 @@ export interface SegmentRef {
 }
 
 /** The raw SQL of `segments` (simple reads and writes go through the service's repository). */
+/** The ids of the segments with these names, as a sub-select with one parameter per name. */
+export function segmentIdsByNameSql(names: readonly string[]): string {
+  return `SELECT s.id FROM segments s WHERE s.name IN (${placeholders(names)})`;
+}
+
 @Injectable()
 export class SegmentsStore {
   private readonly dialect: Dialect;

@@ -54,6 +54,15 @@ function toUser(row: RawUser): UserRow {
 export const USER_CARDS_SQL = `SELECT id, COALESCE(name, username, email) AS display_name, image_url
   FROM users`;
 
+/**
+ * Whether the user bound as the one parameter marked the feature in `featureColumn` as a favorite,
+ * for other owners' orderings (the feature search's favoritesFirst).
+ */
+export function isFavoriteSql(featureColumn: string): string {
+  return `EXISTS (SELECT 1 FROM favorite_features ff
+    WHERE ff.user_id = ? AND ff.feature_name = ${featureColumn})`;
+}
+
 /** `users`, `user_sessions`, `login_attempts` and `favorite_features`. */
 @Injectable()
 export class UsersStore {

@@ -4,6 +4,7 @@ import { PeopleAndEvents1763800000000 } from './1763800000000-people-and-events'
 import { Tags1763900000000 } from './1763900000000-tags';
 import { AuthVersion1764000000000 } from './1764000000000-auth-version';
 import { NoPadCollation1764100000000 } from './1764100000000-no-pad-collation';
+import { FeatureSearchIndex1764200000000 } from './1764200000000-feature-search-index';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Tags1763900000000,
   AuthVersion1764000000000,
   NoPadCollation1764100000000,
+  FeatureSearchIndex1764200000000,
 ];

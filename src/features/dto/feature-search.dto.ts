@@ -86,11 +86,43 @@ export class FeatureSearchQueryDto {
   @MaxLength(10)
   sortOrder?: string;
 
-  @filter('true or false; accepted for the UI, without effect: there are no favorites', 'true')
+  @filter(
+    "true: the signed-in user's favorites first, then the rest, each in the sortBy order; an API token has no favorites",
+    'true',
+  )
   @IsOptional()
   @IsString()
   @MaxLength(10)
   favoritesFirst?: string;
+
+  @filter(
+    'INCLUDE, INCLUDE_ANY_OF, INCLUDE_ALL_OF, DO_NOT_INCLUDE, EXCLUDE_IF_ANY_OF, EXCLUDE_ALL with segment names (used by a strategy of the feature, in any environment)',
+    'INCLUDE:beta-users',
+  )
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
+  segment?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'environment:enabled or environment:disabled, repeated or comma-separated; a feature matches when any of them holds',
+    example: ['production:enabled'],
+  })
+  @IsOptional()
+  @IsString({ each: true })
+  @MaxLength(1000, { each: true })
+  status?: string | string[];
+
+  @filter(
+    'IS_BEFORE or IS_ON_OR_AFTER with a date (YYYY-MM-DD, UTC), on the latest lastSeenAt of its environments; never seen matches neither',
+    'IS_BEFORE:2026-01-01',
+  )
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  lastSeenAt?: string;
 
   @filter('Features to skip, 0 or more (default 0)', '0')
   @IsOptional()

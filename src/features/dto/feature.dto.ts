@@ -27,18 +27,15 @@ export class LifecycleDto {
 @ApiSchema({ name: 'featureEnvironmentSchema' })
 export class FeatureEnvironmentDto {
   @ApiProperty({ description: 'Name of the environment' }) name: string;
-  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
-  featureName?: string;
-  @ApiPropertyOptional({ description: 'Left out of the project feature list' })
-  environment?: string;
+  @ApiPropertyOptional() featureName?: string;
+  @ApiPropertyOptional() environment?: string;
   @ApiProperty({ description: 'Type of the environment' }) type: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty() sortOrder: number;
   @ApiProperty() variantCount: number;
   @ApiPropertyOptional({
     type: [VariantDto],
-    description:
-      'Present when one feature is read and in searches; left out of the project feature list',
+    description: 'Present when one feature is read and in searches',
   })
   variants?: VariantDto[];
   @ApiPropertyOptional({
@@ -93,7 +90,58 @@ export class FeatureDto {
   favorite: boolean;
 }
 
+/** A feature's environment in the project feature list (docs/decisions-features.md). */
+@ApiSchema({ name: 'featureListEnvironmentSchema' })
+export class FeatureListEnvironmentDto {
+  @ApiProperty({ description: 'Name of the environment' }) name: string;
+  @ApiProperty() enabled: boolean;
+  @ApiProperty() variantCount: number;
+  @ApiProperty() hasStrategies: boolean;
+  @ApiProperty() hasEnabledStrategies: boolean;
+  @ApiPropertyOptional({ format: 'date-time', description: 'Left out while never seen' })
+  lastSeenAt?: string;
+}
+
+const ABSENT = 'Left out when there is none';
+
+/**
+ * An item of the project feature list: the seed's Feature fields with a value, without what the
+ * request already says (`project`'s archived state) or what belongs to the environment itself
+ * (docs/decisions-features.md).
+ */
+@ApiSchema({ name: 'featureListItemSchema' })
+export class FeatureListItemDto {
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: FEATURE_TYPES }) type: string;
+  @ApiPropertyOptional({ description: ABSENT }) description?: string;
+  @ApiProperty() project: string;
+  @ApiProperty({ description: 'true if enabled in at least one environment' }) enabled: boolean;
+  @ApiProperty() stale: boolean;
+  @ApiProperty() impressionData: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({
+    type: [FeatureListEnvironmentDto],
+    description: "By the environment's sortOrder, then name",
+  })
+  environments: FeatureListEnvironmentDto[];
+  @ApiPropertyOptional({ type: [TagDto], description: ABSENT }) tags?: TagDto[];
+  @ApiPropertyOptional({ type: [DependencyDto], description: ABSENT })
+  dependencies?: DependencyDto[];
+  @ApiPropertyOptional({ type: [String], description: ABSENT }) children?: string[];
+  @ApiPropertyOptional({ type: LifecycleDto, description: ABSENT }) lifecycle?: LifecycleDto;
+  @ApiPropertyOptional({
+    type: FeaturePersonDto,
+    description: 'Left out when an API token (or an import) created it',
+  })
+  createdBy?: FeaturePersonDto;
+  @ApiPropertyOptional({ type: [FeaturePersonDto], description: ABSENT })
+  collaborators?: FeaturePersonDto[];
+  @ApiProperty({ description: "Whether it is among the signed-in user's favorites" })
+  favorite: boolean;
+}
+
 @ApiSchema({ name: 'featuresSchema' })
 export class FeatureListDto {
-  @ApiProperty({ type: [FeatureDto] }) features: FeatureDto[];
+  @ApiProperty({ type: [FeatureListItemDto], description: 'Active features only, by name' })
+  features: FeatureListItemDto[];
 }
