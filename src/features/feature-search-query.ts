@@ -50,6 +50,9 @@ export interface FeatureSearchFilter {
   createdBy?: SetCondition<number>;
   createdBefore?: Date;
   createdOnOrAfter?: Date;
+  /** Last seen in any environment (never-seen features match neither). */
+  seenBefore?: Date;
+  seenOnOrAfter?: Date;
   tag?: TagCondition;
   sort: { field: SortField } | { environment: string };
   descending: boolean;
@@ -126,13 +129,20 @@ export function parseFeatureSearch(query: FeatureSearchQueryDto): FeatureSearchF
     limit: parseCount(query.limit, 'limit', 1, MAX_LIMIT, DEFAULT_LIMIT, fail),
   };
   parseChoice(query.favoritesFirst, ['true', 'false'], 'favoritesFirst', fail);
-  const created = splitOperator(query.createdAt, DATE_OPERATORS, 'createdAt', fail);
-  if (created) {
-    const date = created.values.length === 1 ? parseDay(created.values[0]) : undefined;
-    if (!date) fail('createdAt', 'createdAt takes one date, YYYY-MM-DD');
-    else if (created.operator === 'IS_BEFORE') filter.createdBefore = date;
-    else filter.createdOnOrAfter = date;
-  }
+  const dayBound = (field: 'createdAt' | 'lastSeenAt') => {
+    const parsed = splitOperator(query[field], DATE_OPERATORS, field, fail);
+    if (!parsed) return undefined;
+    const date = parsed.values.length === 1 ? parseDay(parsed.values[0]) : undefined;
+    if (!date) return fail(field, `${field} takes one date, YYYY-MM-DD`);
+    return { before: parsed.operator === 'IS_BEFORE', date };
+  };
+  const created = dayBound('createdAt');
+  if (created?.before) filter.createdBefore = created.date;
+  else if (created) filter.createdOnOrAfter = created.date;
+  // The project page's clean-up reminder asks for completed flags not seen for a week.
+  const seen = dayBound('lastSeenAt');
+  if (seen?.before) filter.seenBefore = seen.date;
+  else if (seen) filter.seenOnOrAfter = seen.date;
   if (details.length > 0) throw ValidationError.listing(details, 'Invalid search query');
   return filter;
 }

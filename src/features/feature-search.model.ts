@@ -5,6 +5,9 @@ import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureSearchFilter, SetCondition } from './feature-search-query';
 import { CURRENT_STAGE_RANK_SQL } from './lifecycle.store';
 
+/** When a feature was last seen in any environment; NULL when never. */
+const LAST_SEEN_SQL = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe WHERE fe.feature_name = f.name)`;
+
 /** `LIKE ... ESCAPE '!'`: the same escape character works on both databases. */
 function likePattern(term: string): string {
   return `%${term.replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -68,6 +71,11 @@ export class FeatureSearchModel {
       parts.push('f.created_at >= ?');
       params.push(sqlTimestamp(filter.createdOnOrAfter));
     }
+    if (filter.seenBefore || filter.seenOnOrAfter) {
+      const bound = (filter.seenBefore ?? filter.seenOnOrAfter) as Date;
+      parts.push(`${LAST_SEEN_SQL} ${filter.seenBefore ? '<' : '>='} ?`);
+      params.push(sqlTimestamp(bound));
+    }
     if (filter.tag) {
       const tagged = (tags: Array<{ type: string; value: string }>) => {
         for (const tag of tags) params.push(tag.type, tag.value);
@@ -115,8 +123,7 @@ export class FeatureSearchModel {
       case 'project':
         return `f.project_id ${dir}, ${ties}`;
       case 'lastSeenAt': {
-        const seen = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe WHERE fe.feature_name = f.name)`;
-        return `CASE WHEN ${seen} IS NULL THEN 1 ELSE 0 END, ${seen} ${dir}, ${ties}`;
+        return `CASE WHEN ${LAST_SEEN_SQL} IS NULL THEN 1 ELSE 0 END, ${LAST_SEEN_SQL} ${dir}, ${ties}`;
       }
     }
   }

@@ -18,6 +18,8 @@ import { serveUnleashUi, UiServer, unleashUiBuild } from './unleash-ui';
 
 /** Long enough for a loaded 2-core machine; a missing element still fails in bounded time. */
 const UI_WAIT = 20000;
+/** The project page's time limit per step: it keeps the browser busy (see the import flow). */
+const SLOW_PAGE_WAIT = 90000;
 const SHOTS = join(tmpdir(), 'flagkeeper-ui-shots');
 
 interface Named {
@@ -50,9 +52,12 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper: admin screens", () => {
     await page.goto(`${ui.origin}${path}`);
   }
 
-  /** Polls `read` until `done` holds for its value, within UI_WAIT; returns the last value. */
+  /** The time limit of a step: UI_WAIT, or SLOW_PAGE_WAIT on the project page. */
+  let wait = UI_WAIT;
+
+  /** Polls `read` until `done` holds for its value, within `wait`; returns the last value. */
   async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + UI_WAIT;
+    const deadline = Date.now() + wait;
     let value = await read();
     while (!done(value) && Date.now() < deadline) {
       await page.waitForTimeout(250);
@@ -88,7 +93,7 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper: admin screens", () => {
       .waitForResponse(
         (response) =>
           response.request().method() === method && path.test(new URL(response.url()).pathname),
-        { timeout: UI_WAIT },
+        { timeout: wait },
       )
       .then((response) => response.status());
   }
@@ -297,12 +302,20 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper: admin screens", () => {
       // Moving a flag between projects is refused, so the target gets copies under new names.
       const file = JSON.stringify(exported.body).replaceAll('ui-imported-', 'ui-copied-');
 
+      wait = SLOW_PAGE_WAIT;
+      page.setDefaultTimeout(SLOW_PAGE_WAIT);
       await open('/projects/ui-target');
       const importButton = page.locator('[data-testid="IMPORT_BUTTON"]');
       await visible(importButton);
       // The icon button keeps the class of its loading skeleton, which Playwright's actionability
-      // checks wait on; a DOM click is what a person's click does to it.
-      await importButton.evaluate((button) => (button as unknown as { click(): void }).click());
+      // checks wait on; a DOM click is what a person's click does to it. The project page keeps
+      // the browser's main thread busy (one attribute read took 22-28 s here on a loaded machine,
+      // with no repeated API calls), so this page's steps get longer time limits.
+      await importButton.evaluate(
+        (button) => (button as unknown as { click(): void }).click(),
+        undefined,
+        { timeout: SLOW_PAGE_WAIT },
+      );
       await page.locator('[data-testid="CODE_EDITOR_TAB"]').click();
       const code = page.locator('[data-testid="CODE_TEXT_FIELD"]').locator('textarea').first();
       await visible(code);
@@ -329,8 +342,10 @@ describe("Unleash's admin UI 7.5.1 against Flagkeeper: admin screens", () => {
         ['ui-copied-a', 'experiment'],
         ['ui-copied-b', 'experiment'],
       ]);
+      wait = UI_WAIT;
+      page.setDefaultTimeout(30000);
     });
-  });
+  }, 360000);
 
   it("shows the signed-in user's changes in the event log page", async () => {
     await flow('event-log', async () => {

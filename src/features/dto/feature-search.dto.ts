@@ -65,6 +65,15 @@ export class FeatureSearchQueryDto {
   @MaxLength(100)
   createdAt?: string;
 
+  @filter(
+    'IS_BEFORE or IS_ON_OR_AFTER with a date (YYYY-MM-DD, UTC): last seen in any environment; never-seen features match neither',
+    'IS_BEFORE:2026-01-01',
+  )
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  lastSeenAt?: string;
+
   @filter('IS, IS_NOT, IS_ANY_OF, IS_NONE_OF with user ids', 'IS:1')
   @IsOptional()
   @IsString()
