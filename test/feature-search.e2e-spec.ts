@@ -157,6 +157,33 @@ describe('feature search (GET /api/admin/search/features)', () => {
     expect((await search(t, 'createdBy=IS_NOT:1')).total).toBe(4);
   });
 
+  it("filters by lastSeenAt, as the project page's clean-up reminder asks (never seen: neither)", async () => {
+    const [seen] = (await search(t, 'limit=1')).names;
+    await t.dataSource.query(
+      `UPDATE feature_environments SET last_seen_at = '2026-01-10 12:00:00.000'
+        WHERE feature_name = ? AND environment_name = 'development'`,
+      [seen],
+    );
+    try {
+      expect(await search(t, 'lastSeenAt=IS_BEFORE:2026-01-11')).toEqual({
+        names: [seen],
+        total: 1,
+      });
+      expect((await search(t, 'lastSeenAt=IS_BEFORE:2026-01-10')).total).toBe(0);
+      expect((await search(t, 'lastSeenAt=IS_ON_OR_AFTER:2026-01-10')).names).toEqual([seen]);
+      expect((await search(t, 'lastSeenAt=IS_ON_OR_AFTER:2026-01-11')).total).toBe(0);
+      const bad = await t.admin.get(`${SEARCH}?lastSeenAt=IS:2026-01-10`);
+      expect(expectErrorRecord(bad, 400, 'ValidationError').details?.[0].path).toBe(
+        '/query/lastSeenAt',
+      );
+    } finally {
+      await t.dataSource.query(
+        `UPDATE feature_environments SET last_seen_at = NULL WHERE feature_name = ?`,
+        [seen],
+      );
+    }
+  });
+
   it('free text matches names, descriptions and tags, case-insensitively, any of the terms', async () => {
     expect((await search(t, 'query=checkout')).names).toEqual(['alpha-checkout', 'shop-banner']);
     expect((await search(t, 'query=PAYMENTS')).names).toEqual(['gamma_ops']);

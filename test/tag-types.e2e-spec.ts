@@ -58,6 +58,19 @@ describe('tag types', () => {
     await t.admin.post(TAG_TYPES, { name: 'Simple' }).expect(201);
   });
 
+  it("accepts the colour that Unleash's UI sends (not stored: the seed's TagType has none)", async () => {
+    const res = await t.admin
+      .post(TAG_TYPES, { name: 'coloured', description: 'd', color: '#FFFFFF' })
+      .expect(201);
+    expect(res.body).toEqual({ name: 'coloured', description: 'd', icon: null });
+    await t.admin.put(`${TAG_TYPES}/coloured`, { color: 'primary.main' }).expect(200);
+    await t.admin.post(`${TAG_TYPES}/validate`, { name: 'tinted', color: '#00ff00' }).expect(200);
+    const bad = await t.admin.post(TAG_TYPES, { name: 'tinted', color: 'red; drop' });
+    expect(expectErrorRecord(bad, 400, 'ValidationError').details?.map((d) => d.path)).toEqual([
+      '/body/color',
+    ]);
+  });
+
   it('updates description and icon; the name may be repeated but not changed', async () => {
     await t.admin.post(TAG_TYPES, { name: 'kind', description: 'd', icon: 'i' }).expect(201);
     const res = await t.admin

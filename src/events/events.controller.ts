@@ -1,7 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
+import {
+  EventCreatorDto,
+  EventListDto,
+  EventQueryDto,
+  EventSearchResultDto,
+} from './dto/event.dto';
 import { EventsService } from './events.service';
 
 /** Reading the audit trail; no route changes or deletes an event. */
@@ -16,6 +21,16 @@ export class EventsController {
   @ApiOkResponse({ type: EventListDto })
   list(@Query() query: EventQueryDto): Promise<EventListDto> {
     return this.events.list(query);
+  }
+
+  @Get('event-creators')
+  @ApiOperation({
+    summary: 'The users who wrote events, for the event log filter',
+    operationId: 'getEventCreators',
+  })
+  @ApiOkResponse({ type: [EventCreatorDto] })
+  creators(): Promise<EventCreatorDto[]> {
+    return this.events.creators();
   }
 
   @Get('search/events')

@@ -3,7 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../auth/permissions';
 import { currentPrincipal } from '../common/request-context';
-import type { EventListDto, EventQueryDto, EventSearchResultDto } from './dto/event.dto';
+import type {
+  EventCreatorDto,
+  EventListDto,
+  EventQueryDto,
+  EventSearchResultDto,
+} from './dto/event.dto';
+import { parseEventSearch } from './event-search-query';
 import { EventsStore, FeatureNamesSql, FeaturePeople, NewEvent } from './events.store';
 
 /** What a write says about itself; who made it comes from the principal. */
@@ -66,18 +72,12 @@ export class EventsService {
   }
 
   search(query: EventQueryDto): Promise<EventSearchResultDto> {
-    return this.store.search(
-      {
-        type: query.type,
-        project: query.project,
-        feature: query.feature,
-        createdBy: query.createdBy,
-        from: query.from ? new Date(query.from) : undefined,
-        to: query.to ? new Date(query.to) : undefined,
-      },
-      query.offset ?? 0,
-      query.limit ?? 50,
-    );
+    return this.store.search(parseEventSearch(query), query.offset ?? 0, query.limit ?? 50);
+  }
+
+  /** Who can be chosen in the event log's "Created by" filter (Unleash's event-creators). */
+  creators(): Promise<EventCreatorDto[]> {
+    return this.store.creators();
   }
 
   collaborators(featureNames: string[]): Promise<Map<string, number[]>> {

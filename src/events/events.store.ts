@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { parseJson, sqlTimestamp, toIso, toNullableNumber, toNumber } from '../database/sql-values';
+import {
+  parseJson,
+  placeholders,
+  sqlTimestamp,
+  toIso,
+  toNullableNumber,
+  toNumber,
+} from '../database/sql-values';
 import { USER_CARDS_SQL } from '../users/users.store';
 import type { EventDto } from './dto/event.dto';
 
@@ -36,14 +43,21 @@ export interface NewEvent {
   preData?: unknown;
 }
 
-/** Filters of the event search: each one optional, all of them combined. */
+/** Filters of the event search: each one optional, all of them combined; a list is "any of". */
 export interface EventFilter {
-  type?: string;
-  project?: string;
-  feature?: string;
-  createdBy?: string;
+  types?: string[];
+  projects?: string[];
+  features?: string[];
+  environments?: string[];
+  /** The recorded creator names (a user's name, or a token's). */
+  createdByNames?: string[];
+  createdByUserIds?: number[];
+  /** At or after. */
   from?: Date;
+  /** At or before. */
   to?: Date;
+  /** Strictly before. */
+  before?: Date;
 }
 
 interface EventRow {
@@ -105,8 +119,9 @@ export class EventsStore {
   }
 
   /**
-   * One page, newest first, and the total: two statements whatever the page size. Every filter is
-   * an equality on an indexed column (with the id), so a page walks its index from the end.
+   * One page, newest first, and the total: two statements whatever the page size or the number
+   * of values in a filter. Type, project, feature and creator name are indexed with the id, so a
+   * page filtered by them walks its index from the end.
    */
   async search(
     filter: EventFilter,
@@ -115,15 +130,17 @@ export class EventsStore {
   ): Promise<{ events: EventDto[]; total: number }> {
     const where: string[] = [];
     const params: unknown[] = [];
-    const equal = (column: string, value: string | undefined) => {
-      if (value === undefined) return;
-      where.push(`${column} = ?`);
-      params.push(value);
+    const anyOf = (column: string, values: readonly unknown[] | undefined) => {
+      if (values === undefined) return;
+      where.push(values.length === 1 ? `${column} = ?` : `${column} IN (${placeholders(values)})`);
+      params.push(...values);
     };
-    equal('type', filter.type);
-    equal('project', filter.project);
-    equal('feature_name', filter.feature);
-    equal('created_by', filter.createdBy);
+    anyOf('type', filter.types);
+    anyOf('project', filter.projects);
+    anyOf('feature_name', filter.features);
+    anyOf('environment', filter.environments);
+    anyOf('created_by', filter.createdByNames);
+    anyOf('created_by_user_id', filter.createdByUserIds);
     if (filter.from) {
       where.push('created_at >= ?');
       params.push(sqlTimestamp(filter.from));
@@ -131,6 +148,10 @@ export class EventsStore {
     if (filter.to) {
       where.push('created_at <= ?');
       params.push(sqlTimestamp(filter.to));
+    }
+    if (filter.before) {
+      where.push('created_at < ?');
+      params.push(sqlTimestamp(filter.before));
     }
     const condition = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
     const rows: EventRow[] = await this.dataSource.query(
@@ -142,6 +163,18 @@ export class EventsStore {
       params,
     );
     return { events: rows.map(toEventDto), total: toNumber(count?.total) };
+  }
+
+  /** The users who wrote at least one event, by their current name: one statement. */
+  async creators(): Promise<Array<{ id: number; name: string }>> {
+    const rows: Array<{ id: unknown; display_name: string | null }> = await this.dataSource.query(
+      `SELECT u.id, u.display_name
+         FROM (SELECT DISTINCT created_by_user_id FROM events
+                WHERE created_by_user_id IS NOT NULL) c
+         JOIN (${USER_CARDS_SQL}) u ON u.id = c.created_by_user_id
+        ORDER BY u.display_name, u.id`,
+    );
+    return rows.map((row) => ({ id: toNumber(row.id), name: row.display_name ?? '' }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ValidationError } from '../common/errors';
+import { Fail, parseDay, splitOperator } from '../common/query-validators';
 import type { FeatureSearchQueryDto } from './dto/feature-search.dto';
 import { FEATURE_TYPES } from './feature.entity';
 import { LIFECYCLE_STAGES } from './feature-lifecycle.entity';
@@ -151,33 +152,6 @@ export function parseFeatureSearch(query: FeatureSearchQueryDto): FeatureSearchF
   return filter;
 }
 
-type Fail = (field: string, message: string) => undefined;
-
-function splitOperator<Op extends string>(
-  raw: string | undefined,
-  operators: readonly Op[],
-  field: string,
-  fail: Fail,
-): { operator: Op; values: string[] } | undefined {
-  if (raw === undefined) return undefined;
-  const colon = raw.indexOf(':');
-  const operator = raw.slice(0, colon) as Op;
-  if (colon < 0 || !operators.includes(operator)) {
-    return fail(
-      field,
-      `${field} must be OPERATOR:value with OPERATOR one of ${operators.join(', ')}`,
-    );
-  }
-  const values = raw
-    .slice(colon + 1)
-    .split(',')
-    .map((value) => value.trim())
-    .filter((value) => value.length > 0);
-  if (values.length === 0)
-    return fail(field, `${field} needs at least one value after ${operator}:`);
-  return { operator, values };
-}
-
 function parseArchived(raw: string | undefined, fail: Fail): boolean {
   if (raw === undefined || raw === 'IS:false') return false;
   if (raw === 'IS:true') return true;
@@ -288,11 +262,4 @@ function parseCount(
     return fallback;
   }
   return value;
-}
-
-/** A calendar day, UTC midnight; impossible dates (2026-02-30) are refused. */
-function parseDay(raw: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return undefined;
-  const date = new Date(`${raw}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(raw) ? date : undefined;
 }

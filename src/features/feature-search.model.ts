@@ -39,6 +39,9 @@ function servedByIndex(filter: FeatureSearchFilter, userId?: number): boolean {
   );
 }
 
+/** When a feature was last seen in any environment; NULL when never. */
+const LAST_SEEN_SQL = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe WHERE fe.feature_name = f.name)`;
+
 /** `LIKE ... ESCAPE '!'`: the same escape character works on both databases. */
 function likePattern(term: string): string {
   return `%${term.replace(/[!%_]/g, (c) => `!${c}`)}%`;
@@ -125,10 +128,8 @@ export class FeatureSearchModel {
       params.push(sqlTimestamp(filter.createdOnOrAfter));
     }
     if (filter.seenBefore || filter.seenOnOrAfter) {
-      const seen = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe
-        WHERE fe.feature_name = f.name)`;
       // Never seen (NULL) matches neither, as in Unleash.
-      parts.push(`${seen} ${filter.seenBefore ? '<' : '>='} ?`);
+      parts.push(`${LAST_SEEN_SQL} ${filter.seenBefore ? '<' : '>='} ?`);
       params.push(sqlTimestamp((filter.seenBefore ?? filter.seenOnOrAfter) as Date));
     }
     if (filter.status) {
@@ -208,8 +209,7 @@ export class FeatureSearchModel {
       case 'project':
         return `f.project_id ${dir}, ${ties}`;
       case 'lastSeenAt': {
-        const seen = `(SELECT MAX(fe.last_seen_at) FROM feature_environments fe WHERE fe.feature_name = f.name)`;
-        return `CASE WHEN ${seen} IS NULL THEN 1 ELSE 0 END, ${seen} ${dir}, ${ties}`;
+        return `CASE WHEN ${LAST_SEEN_SQL} IS NULL THEN 1 ELSE 0 END, ${LAST_SEEN_SQL} ${dir}, ${ties}`;
       }
     }
   }

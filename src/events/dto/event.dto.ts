@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsDateTimeWithZone, IsIntegerIn, toInteger } from '../../common/query-validators';
+import { IsIntegerIn, toInteger } from '../../common/query-validators';
 
 @ApiSchema({ name: 'eventSchema' })
 export class EventDto {
@@ -27,27 +27,77 @@ export class EventListDto {
   @ApiProperty() totalEvents: number;
 }
 
+@ApiSchema({ name: 'eventCreatorSchema' })
+export class EventCreatorDto {
+  @ApiProperty({ description: "The user's id" }) id: number;
+  @ApiProperty({ description: "The user's current name" }) name: string;
+}
+
 @ApiSchema({ name: 'eventSearchResponseSchema' })
 export class EventSearchResultDto {
   @ApiProperty({ type: [EventDto], description: 'Newest first' }) events: EventDto[];
   @ApiProperty() total: number;
 }
 
+const LIST_FORM = "One value, or Unleash's operator form: IS:<value> or IS_ANY_OF:<value>,<value>";
+
 @ApiSchema({ name: 'eventQuerySchema' })
 export class EventQueryDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) type?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) project?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) feature?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(255) createdBy?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'At or after (ISO 8601, with a zone)' })
+  @ApiPropertyOptional({
+    description: LIST_FORM,
+    example: 'IS_ANY_OF:feature-created,feature-archived',
+  })
   @IsOptional()
-  @IsDateTimeWithZone()
+  @IsString()
+  @MaxLength(2000)
+  type?: string;
+
+  @ApiPropertyOptional({ description: LIST_FORM, example: 'IS:default' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  project?: string;
+
+  @ApiPropertyOptional({ description: LIST_FORM, example: 'my-feature' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  feature?: string;
+
+  @ApiPropertyOptional({ description: LIST_FORM, example: 'IS:production' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  environment?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The creator's recorded name (a user's name or a token's), or in operator form their user ids: IS:<id> or IS_ANY_OF:<id>,<id>",
+    example: 'IS_ANY_OF:1,2',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  createdBy?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'At or after: an ISO 8601 date-time with a zone, or IS:YYYY-MM-DD (from that UTC day)',
+    example: 'IS:2026-01-01',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'At or before (ISO 8601, with a zone)' })
+  @ApiPropertyOptional({
+    description:
+      'At or before: an ISO 8601 date-time with a zone, or IS:YYYY-MM-DD (through that UTC day)',
+    example: 'IS:2026-01-31',
+  })
   @IsOptional()
-  @IsDateTimeWithZone()
+  @IsString()
+  @MaxLength(40)
   to?: string;
 
   @ApiPropertyOptional({ type: Number, minimum: 0, default: 0 })

@@ -134,13 +134,9 @@ export class ImportFeatureTagDto {
   createdByUserId?: number | null;
 }
 
-/** A tag type as exported; Unleash adds `color` (accepted, ignored). */
+/** A tag type as exported; Unleash adds `color` (checked as tag types check it, then ignored). */
 @ApiSchema({ name: 'importTagTypeSchema' })
-export class ImportTagTypeDto extends CreateTagTypeDto {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Unleash’s; ignored' })
-  @Allow()
-  color?: unknown;
-}
+export class ImportTagTypeDto extends CreateTagTypeDto {}
 
 @ApiSchema({ name: 'importDependencySchema' })
 export class ImportDependencyDto {

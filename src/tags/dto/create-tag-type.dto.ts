@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsResourceName } from '../../common/validators';
 
 @ApiSchema({ name: 'createTagTypeSchema' })
@@ -19,6 +19,26 @@ export class CreateTagTypeDto {
   @IsString({ message: 'icon must be a string' })
   @MaxLength(255, { message: 'icon must be at most 255 characters long' })
   icon?: string | null;
+
+  /**
+   * Unleash 7.5.1's tag type colour, which its UI's tag type form always sends. The seed's
+   * TagType has no colour, so it is checked as Unleash checks it and not stored
+   * (docs/decisions-ui.md).
+   */
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      "Accepted for Unleash's admin UI, not stored: a hex colour (#FFFFFF) or a theme colour reference (primary.main)",
+    example: '#FFFFFF',
+  })
+  @IsOptional()
+  @IsString({ message: 'color must be a string' })
+  @MaxLength(100, { message: 'color must be at most 100 characters long' })
+  @Matches(/^(#[0-9A-Fa-f]{6}|[a-zA-Z0-9]+(\.[a-zA-Z0-9]+)*)$/, {
+    message: 'color must be a hex colour (#FFFFFF) or a theme colour reference (primary.main)',
+  })
+  color?: string | null;
 }
 
 /** `name` may be sent but must equal the name in the path. */
