@@ -172,9 +172,14 @@ export async function insertValues(
  * 3.44), so only these three differ.
  */
 
-/** String concatenation that is NULL when any part is NULL, on both databases. */
+/**
+ * String concatenation that is NULL when any part is NULL, on both databases. On MySQL-family
+ * servers JSON functions answer in utf8mb4_bin while the columns are no-pad, and CONCAT refuses to
+ * mix two implicit collations; a leading empty string with an explicit collation settles it.
+ */
 export function sqlConcat(dialect: Dialect, parts: string[]): string {
-  return dialect !== 'sqlite' ? `CONCAT(${parts.join(', ')})` : `(${parts.join(' || ')})`;
+  if (dialect === 'sqlite') return `(${parts.join(' || ')})`;
+  return `CONCAT('' COLLATE ${noPadCollation(dialect)}, ${parts.join(', ')})`;
 }
 
 /** A timestamp column as the text of `Date.prototype.toISOString()` (UTC, milliseconds). */
