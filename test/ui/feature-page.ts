@@ -6,8 +6,8 @@ import { ADMIN_PASSWORD, startTestApp, TestApp } from '../support/test-app';
 import { launchChromium } from './browser';
 import { serveUnleashUi, UiServer, unleashUiBuild } from './unleash-ui';
 
-/** Long enough for a loaded 2-core machine; a missing element still fails in bounded time. */
-export const UI_WAIT = 20000;
+/** Long enough for a 2-core machine at load 20; a missing element still fails in bounded time. */
+export const UI_WAIT = 30000;
 const SHOTS = join(tmpdir(), 'flagkeeper-ui-shots');
 
 /**
@@ -85,8 +85,12 @@ export class UiSession {
     }
   }
 
+  /**
+   * Opens a page of the UI without waiting for its load event, which at times comes only after
+   * half a minute on this UI (a request it keeps open); the flows poll for what they need instead.
+   */
   async open(path: string): Promise<void> {
-    await this.page.goto(`${this.ui.origin}${path}`);
+    await this.page.goto(`${this.ui.origin}${path}`, { waitUntil: 'domcontentloaded' });
   }
 
   /**
@@ -98,6 +102,23 @@ export class UiSession {
       () => locator.first().isVisible(),
       (shown) => shown,
     );
+  }
+
+  /**
+   * Clicks once the control shows and is enabled: MUI keeps buttons aria-disabled while their
+   * page loads, and a click started then can stall (its checks wait on animation frames that the
+   * UI's constant re-rendering holds off), so the readiness is polled first, one shot at a time.
+   */
+  async press(locator: Locator): Promise<void> {
+    const target = locator.first();
+    await this.until(
+      async () =>
+        (await target.isVisible()) &&
+        (await target.isEnabled()) &&
+        (await target.getAttribute('aria-disabled')) !== 'true',
+      (ready) => ready,
+    );
+    await target.click({ timeout: UI_WAIT });
   }
 
   /** Waits until the text of `within` (the page by default) matches. */

@@ -27,7 +27,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
     await s.flow('create-feature', async () => {
       const { page, t } = s;
       await s.open('/projects/default');
-      await page.getByRole('button', { name: 'New feature flag' }).click();
+      await s.press(page.getByRole('button', { name: 'New feature flag' }));
       const dialog = s.dialog();
       await s.visible(dialog.getByLabel('Feature flag name'));
       const checked = s.call('POST', /^\/api\/admin\/features\/validate$/);
@@ -35,7 +35,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await dialog.getByLabel('Description (optional)').first().fill('made in the form');
       expect(await checked).toBe(204);
       const created = s.request('POST', /^\/api\/admin\/projects\/default\/features$/);
-      await dialog.getByRole('button', { name: 'Create feature flag' }).click();
+      await s.press(dialog.getByRole('button', { name: 'Create feature flag' }));
       const sent = await created;
       expect(sent.status).toBe(201);
       expect(sent.body).toMatchObject({ name: 'ui-created', type: 'release' });
@@ -79,31 +79,31 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.open(featurePage('ui-strategy'));
       const add = page.getByRole('button', { name: 'Add strategy', exact: true }).first();
       await s.visible(add);
-      await add.click();
+      await s.press(add);
       const rollout = s
         .dialog()
         .locator(
           'xpath=.//*[normalize-space(text())="Gradual rollout"]/ancestor::*[.//*[normalize-space(text())="Configure"]][1]',
         );
       await s.visible(rollout);
-      await rollout.getByText('Configure', { exact: true }).click();
+      await s.press(rollout.getByText('Configure', { exact: true }));
       await s.visible(page.getByRole('tab', { name: /Targeting/ }));
-      await page.getByRole('tab', { name: /Targeting/ }).click();
+      await s.press(page.getByRole('tab', { name: /Targeting/ }));
 
       // The segment, from the segments Flagkeeper lists.
-      await page.getByPlaceholder('Select segments').click();
-      await page.getByRole('option', { name: 'ui-beta' }).click();
+      await s.press(page.getByPlaceholder('Select segments'));
+      await s.press(page.getByRole('option', { name: 'ui-beta' }));
       await s.shows(/Selected Segments\s*ui-beta/);
 
       // The constraint: userId is one of alice, bob; Flagkeeper validates it as it is added.
-      await page.getByRole('button', { name: 'Add constraint' }).click();
-      await page.locator('#context-field-select').click();
-      await page.getByRole('option', { name: 'userId', exact: true }).click();
-      await page.getByRole('button', { name: 'Add values' }).click();
+      await s.press(page.getByRole('button', { name: 'Add constraint' }));
+      await s.press(page.locator('#context-field-select'));
+      await s.press(page.getByRole('option', { name: 'userId', exact: true }));
+      await s.press(page.getByRole('button', { name: 'Add values' }));
       await s.visible(page.getByPlaceholder('Enter value'));
       await page.getByPlaceholder('Enter value').fill('alice, bob');
       const validated = s.call('POST', /^\/api\/admin\/constraints\/validate$/);
-      await page.getByTestId('CONSTRAINT_VALUES_ADD_BUTTON').click();
+      await s.press(page.getByTestId('CONSTRAINT_VALUES_ADD_BUTTON'));
       expect(await validated).toBe(204);
       await page.keyboard.press('Escape');
 
@@ -111,7 +111,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
         'POST',
         /\/features\/ui-strategy\/environments\/development\/strategies$/,
       );
-      await page.getByRole('button', { name: 'Save strategy' }).click();
+      await s.press(page.getByRole('button', { name: 'Save strategy' }));
       const sentCreate = await created;
       expect(sentCreate.status).toBe(201);
       expect(sentCreate.body).toMatchObject({ name: 'flexibleRollout', segments: [segmentId] });
@@ -129,7 +129,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       // The page shows the strategy with its segment and constraint.
       await s.visible(page.getByText('1 strategy added'));
       const edit = page.getByTestId('STRATEGY_EDIT-flexibleRollout');
-      if (!(await edit.isVisible())) await page.getByText('1 strategy added').click();
+      if (!(await edit.isVisible())) await s.press(page.getByText('1 strategy added'));
       await s.visible(edit);
       const environment = page.getByTestId('FEATURE_ENVIRONMENT_ACCORDION_development');
       await s.shows(/Segment\s*ui-beta/, environment);
@@ -137,14 +137,14 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
 
       // Edit: the form loads the strategy's segments from Flagkeeper, and saving keeps them.
       const segmentsRead = s.call('GET', /^\/api\/admin\/segments\/strategies\//);
-      await edit.click();
+      await s.press(edit);
       expect(await segmentsRead).toBe(200);
       await s.visible(page.locator('#title-input'));
       await page.locator('#title-input').fill('beta rollout');
       const form = page.locator('form').filter({ hasText: 'Save strategy' });
       await form.locator('input[type=number]').fill('30');
       const updated = s.request('PUT', /\/environments\/development\/strategies\/[^/]+$/);
-      await page.getByRole('button', { name: 'Save strategy' }).click();
+      await s.press(page.getByRole('button', { name: 'Save strategy' }));
       const sentUpdate = await updated;
       expect(sentUpdate.status).toBe(200);
       // The bug this guards against: the form used to save `segments: []`.
@@ -161,7 +161,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
           ],
         }),
       ]);
-      if (!(await edit.isVisible())) await page.getByText('1 strategy added').click();
+      if (!(await edit.isVisible())) await s.press(page.getByText('1 strategy added'));
       await s.shows(/beta rollout/, environment);
       await s.shows(/Segment\s*ui-beta/, environment);
       await s.shows(/30%/, environment);
@@ -184,7 +184,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       const add = page.getByRole('button', { name: 'Add variant' }).first();
       await s.visible(add);
       expect(await page.getByTestId('TAB-Variants').count()).toBe(0);
-      await add.click();
+      await s.press(add);
       const form = page
         .locator('form')
         .filter({ hasText: /Save variants/ })
@@ -192,14 +192,14 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.visible(form.getByTestId('VARIANT_NAME_INPUT'));
       await form.getByTestId('VARIANT_NAME_INPUT').locator('input').first().fill('blue');
       await form.locator('#variant-payload-value').fill('{"c":1}');
-      await form.getByRole('button', { name: 'Add variant' }).click();
+      await s.press(form.getByRole('button', { name: 'Add variant' }));
       await s.visible(form.getByTestId('VARIANT_NAME_INPUT').nth(1));
       await form.getByTestId('VARIANT_NAME_INPUT').nth(1).locator('input').fill('green');
       const saved = s.call(
         'PATCH',
         /\/features\/ui-variants\/environments\/development\/variants$/,
       );
-      await form.getByTestId('DIALOGUE_CONFIRM_ID').click();
+      await s.press(form.getByTestId('DIALOGUE_CONFIRM_ID'));
       expect(await saved).toBe(200);
       expect(await stored()).toEqual([
         expect.objectContaining({
@@ -214,7 +214,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.visible(page.getByTestId('TAB-Variants'));
 
       // Edit: drop green and change blue's payload; the UI sends the difference as a JSON Patch.
-      await page.getByTestId('EDIT_VARIANTS_BUTTON').click();
+      await s.press(page.getByTestId('EDIT_VARIANTS_BUTTON'));
       const edit = page
         .locator('form')
         .filter({ hasText: /Save variants/ })
@@ -224,14 +224,14 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
         () => remove.count(),
         (n) => n === 2,
       );
-      await remove.nth(1).click();
+      await s.press(remove.nth(1));
       await s.until(
         () => remove.count(),
         (n) => n === 1,
       );
       await edit.locator('#variant-payload-value').first().fill('{"c":2}');
       const patched = s.request('PATCH', /\/environments\/development\/variants$/);
-      await edit.getByTestId('DIALOGUE_CONFIRM_ID').click();
+      await s.press(edit.getByTestId('DIALOGUE_CONFIRM_ID'));
       const sent = await patched;
       expect(sent.status).toBe(200);
       expect(sent.body).toEqual(expect.arrayContaining([{ op: 'remove', path: '/1' }]));
@@ -259,7 +259,7 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.open(featurePage('ui-tags'));
       const addTag = page.getByRole('button', { name: 'Add tag' });
       await s.visible(addTag);
-      await addTag.click();
+      await s.press(addTag);
       const dialog = s.dialog();
       const values = dialog.getByPlaceholder('Select values');
       await s.visible(values);
@@ -267,13 +267,13 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       for (const value of ['frontend', 'mobile']) {
         await values.fill(value);
         const tagCreated = s.call('POST', /^\/api\/admin\/tags$/);
-        await page.getByRole('option', { name: `Create new value "${value}"` }).click();
+        await s.press(page.getByRole('option', { name: `Create new value "${value}"` }));
         expect(await tagCreated).toBe(201);
       }
       // Closes the value list, which covers the dialog's buttons.
-      await dialog.getByText('Tags allow you to group features together').click();
+      await s.press(dialog.getByText('Tags allow you to group features together'));
       const saved = s.request('PUT', /^\/api\/admin\/features\/ui-tags\/tags$/);
-      await dialog.getByRole('button', { name: 'Save tags' }).click();
+      await s.press(dialog.getByRole('button', { name: 'Save tags' }));
       const sent = await saved;
       expect(sent.status).toBe(200);
       expect(sent.body).toMatchObject({ removedTags: [] });
@@ -287,10 +287,10 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.visible(chip('mobile'));
 
       // Remove one through its chip.
-      await chip('mobile').locator('.MuiChip-deleteIcon').click();
+      await s.press(chip('mobile').locator('.MuiChip-deleteIcon'));
       await s.shows(/You are about to remove tag: simple:mobile/, s.dialog());
       const removed = s.call('DELETE', /^\/api\/admin\/features\/ui-tags\/tags\/simple\/mobile$/);
-      await s.dialog().getByRole('button', { name: 'Remove tag' }).click();
+      await s.press(s.dialog().getByRole('button', { name: 'Remove tag' }));
       expect(await removed).toBe(204);
       expect(await stored()).toEqual([{ type: 'simple', value: 'frontend' }]);
       await s.until(
@@ -311,10 +311,10 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       const archive = page.getByRole('button', { name: 'Archive feature flag' });
       await s.visible(archive);
       const checked = s.call('POST', /^\/api\/admin\/projects\/default\/archive\/validate$/);
-      await archive.click();
+      await s.press(archive);
       expect(await checked).toBe(200);
       const deleted = s.call('DELETE', /^\/api\/admin\/projects\/default\/features\/ui-archived$/);
-      await s.dialog().getByRole('button', { name: 'Archive flag' }).click();
+      await s.press(s.dialog().getByRole('button', { name: 'Archive flag' }));
       expect(await deleted).toBe(204);
       expect(await archived()).toBe(true);
       await s.until(
@@ -326,10 +326,10 @@ describe("Unleash's admin UI 7.5.1: the feature pages", () => {
       await s.open('/archive');
       const row = page.getByRole('row').filter({ hasText: 'ui-archived' });
       await s.visible(row);
-      await row.getByTestId('revive-feature-flag-button').click();
+      await s.press(row.getByTestId('revive-feature-flag-button'));
       await s.shows(/You are about to revive feature flag: ui-archived/, s.dialog());
       const revived = s.request('POST', /^\/api\/admin\/projects\/default\/revive$/);
-      await s.dialog().getByRole('button', { name: 'Revive feature flag' }).click();
+      await s.press(s.dialog().getByRole('button', { name: 'Revive feature flag' }));
       const sent = await revived;
       expect(sent).toEqual({ status: 204, body: { features: ['ui-archived'] } });
       expect(await archived()).toBe(false);
