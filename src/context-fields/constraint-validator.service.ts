@@ -23,10 +23,11 @@ export class ConstraintValidator {
   ) {}
 
   /** Which of these names are context fields (one query). */
-  async existingNames(names: string[]): Promise<Set<string>> {
+  async existingNames(names: string[], manager?: EntityManager): Promise<Set<string>> {
     const unique = [...new Set(names)];
     if (unique.length === 0) return new Set();
-    const rows = await this.fields.find({ where: { name: In(unique) }, select: { name: true } });
+    const fields = manager ? manager.getRepository(ContextField) : this.fields;
+    const rows = await fields.find({ where: { name: In(unique) }, select: { name: true } });
     return new Set(rows.map((row) => row.name));
   }
 

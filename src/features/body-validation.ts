@@ -37,15 +37,17 @@ export async function validateArrayBody<T extends object>(
   cls: ClassConstructor<T>,
   body: unknown,
   maxItems: number,
+  at = '/body',
 ): Promise<T[]> {
+  const what = at === '/body' ? 'The body' : at;
   if (!Array.isArray(body)) {
-    throw ValidationError.of('/body', 'The body must be a JSON array');
+    throw ValidationError.of(at, `${what} must be a JSON array`);
   }
   if (body.length > maxItems) {
-    throw ValidationError.of('/body', `The body may hold at most ${maxItems} items`);
+    throw ValidationError.of(at, `${what} may hold at most ${maxItems} items`);
   }
   const results = await Promise.all(
-    body.map((item, index) => checkObject(cls, item, `/body/${index}`)),
+    body.map((item, index) => checkObject(cls, item, `${at}/${index}`)),
   );
   const details = results.flatMap((result) => result.details);
   if (details.length > 0) throw ValidationError.listing(details);

@@ -85,7 +85,7 @@ export class FeatureLookup {
   }
 
   /** Which of these names are context fields (one query). */
-  existingContextFields(names: string[]): Promise<Set<string>> {
-    return this.contextFields.existingNames(names);
+  existingContextFields(names: string[], manager?: EntityManager): Promise<Set<string>> {
+    return this.contextFields.existingNames(names, manager);
   }
 }

@@ -219,6 +219,38 @@ export class FeaturesService {
   }
 
   /** Brings an archived feature back, in the lifecycle stage it held before. */
+  /**
+   * The archive page's revive of several features of a project: all or none. Every listed name
+   * must be an archived feature of the project; the features are locked first, so a concurrent
+   * revive or delete cannot slip between the check and the write.
+   */
+  async reviveMany(projectId: string, names: string[]): Promise<void> {
+    await this.projects.assertExists(projectId);
+    const unique = [...new Set(names)];
+    await this.dataSource.transaction(async (manager) => {
+      const refs = new Map(
+        (await this.features.lockRefs(unique, manager)).map((ref) => [ref.name, ref]),
+      );
+      const details = names.flatMap((name, index) => {
+        const ref = refs.get(name);
+        const path = `/body/features/${index}`;
+        if (ref?.projectId !== projectId)
+          return [{ path, message: `Could not find feature ${name} in project ${projectId}` }];
+        return ref.archived ? [] : [{ path, message: `Feature ${name} is not archived` }];
+      });
+      if (details.length > 0) throw ValidationError.listing(details);
+      for (const name of unique) {
+        await manager.update(Feature, { name }, { archivedAt: null });
+        await this.lifecycle.revived(manager, name);
+        await this.events.record(manager, {
+          type: 'feature-revived',
+          project: projectId,
+          featureName: name,
+        });
+      }
+    });
+  }
+
   async revive(name: string): Promise<FeatureDto> {
     const feature = await this.lookup.byName(name);
     if (!feature.archived) {

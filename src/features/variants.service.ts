@@ -8,6 +8,9 @@ import { FeatureEnvironment } from './feature-environment.entity';
 import { FeatureLookup } from './feature-lookup';
 import { normaliseVariants, referencedNames, unknownContextFields } from './variant-rules';
 import { EventsService } from '../events/events.service';
+import { applyJsonPatch } from '../common/json-patch';
+import { FeatureEnvironmentsStore } from './feature-environments.store';
+import type { Variant } from './variant';
 
 const MAX_VARIANTS = 100;
 
@@ -18,6 +21,7 @@ export class VariantsService {
     private readonly events: EventsService,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly lookup: FeatureLookup,
+    private readonly featureEnvironments: FeatureEnvironmentsStore,
   ) {}
 
   async get(projectId: string, name: string, environment: string): Promise<VariantListDto> {
@@ -37,15 +41,49 @@ export class VariantsService {
     environment: string,
     body: unknown,
   ): Promise<VariantListDto> {
-    const inputs = await validateArrayBody(VariantInputDto, body, MAX_VARIANTS);
+    // The body is checked before anything is looked up, so a bad body is a 400 whatever it names.
+    await validateArrayBody(VariantInputDto, body, MAX_VARIANTS);
+    return this.write(projectId, name, environment, '/body', () => body);
+  }
+
+  /**
+   * Applies a JSON Patch to the stored list, as Unleash's UI saves its variants form (the
+   * difference between the old and the new list). The patched list then meets the rules of
+   * `replace`, with its problems at `/variants/<index>/...`.
+   */
+  patch(
+    projectId: string,
+    name: string,
+    environment: string,
+    body: unknown,
+  ): Promise<VariantListDto> {
+    return this.write(projectId, name, environment, '/variants', (current) =>
+      applyJsonPatch(current, body),
+    );
+  }
+
+  /**
+   * Reads, changes and stores the list in one transaction with the feature's row in the
+   * environment locked, so that two writes at once never work from the same old list.
+   */
+  private async write(
+    projectId: string,
+    name: string,
+    environment: string,
+    where: string,
+    change: (current: Variant[]) => unknown,
+  ): Promise<VariantListDto> {
     const feature = await this.lookup.inProject(projectId, name);
     this.lookup.assertActive(feature);
-    const before = await this.lookup.environmentOf(feature, environment);
-    const { variants, details, references } = normaliseVariants(inputs, '/body');
-    const known = await this.lookup.existingContextFields(referencedNames(references));
-    details.push(...unknownContextFields(references, known));
-    if (details.length > 0) throw ValidationError.listing(details);
-    await this.dataSource.transaction(async (tx) => {
+    return this.dataSource.transaction(async (tx) => {
+      await this.featureEnvironments.lock(name, environment, tx);
+      const before = await this.lookup.environmentOf(feature, environment, tx);
+      const changed = change(structuredClone(before.variants));
+      const inputs = await validateArrayBody(VariantInputDto, changed, MAX_VARIANTS, where);
+      const { variants, details, references } = normaliseVariants(inputs, where);
+      const known = await this.lookup.existingContextFields(referencedNames(references), tx);
+      details.push(...unknownContextFields(references, known));
+      if (details.length > 0) throw ValidationError.listing(details);
       await tx.update(FeatureEnvironment, { featureName: name, environment }, { variants });
       await this.events.record(tx, {
         type: 'feature-environment-variants-updated',
@@ -55,7 +93,7 @@ export class VariantsService {
         data: { variants },
         preData: { variants: before.variants },
       });
+      return { version: 1, variants };
     });
-    return { version: 1, variants };
   }
 }
