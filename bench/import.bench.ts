@@ -113,11 +113,13 @@ async function runScenario(kind: Kind): Promise<Run[]> {
         dependencyEvery: 10,
       }),
     );
-    const { body: text } = await app
+    const exported = await app
       .get(ExportService)
       .export({ environment: 'development', project: PROJECT });
+    let text = '';
+    for await (const piece of exported.body) text += piece;
     const body = JSON.parse(
-      `{"project":"${PROJECT}","environment":"production","data":${[...text].join('')}}`,
+      `{"project":"${PROJECT}","environment":"production","data":${text}}`,
     ) as unknown;
     process.stderr.write(`  ${kind}: built and exported ${SIZE} features\n`);
 

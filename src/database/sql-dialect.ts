@@ -75,3 +75,14 @@ export function forUpdate(dialect: Dialect): string {
 export function forShare(dialect: Dialect): string {
   return dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
 }
+
+/**
+ * An ORDER BY term in the UTF-8 byte order of the text (contract §6's "by name"). SQLite's
+ * default BINARY collation is that order. MySQL's utf8mb4_bin compares code points, which is the
+ * same order, but pads with spaces (PAD SPACE: `'a '` equals `'a'` and sorts after `'a\t'`);
+ * utf8mb4_nopad_bin does not. Same character set, so the index may still serve when the column
+ * is nopad_bin already.
+ */
+export function inByteOrder(dialect: Dialect, column: string): string {
+  return dialect === 'mysql' ? `${column} COLLATE utf8mb4_nopad_bin` : column;
+}
