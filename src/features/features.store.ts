@@ -7,7 +7,6 @@ import {
   forUpdate,
   inByteOrder,
   jsonRecords,
-  jsonStrings,
   upsertTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
