@@ -154,6 +154,11 @@ async function holdTransaction(
   };
 }
 
+/** The part of a mysql2 connection that streams a statement's rows. */
+interface StreamingConnection {
+  query(options: { sql: string; timeout: undefined }, values?: unknown[]): { stream(): Readable };
+}
+
 /**
  * mysql2's row stream, in batches. Pausing the stream pauses the socket, so rows stay in the
  * server until they are asked for. A reader that stops early leaves rows on the wire, which must
@@ -164,7 +169,14 @@ async function* streamedBatches<T>(
   sql: string,
   parameters?: unknown[],
 ): AsyncIterable<T[]> {
-  const stream = (await tx.queryRunner!.stream(sql, parameters)) as unknown as Readable;
+  // The connection itself rather than QueryRunner.stream: a statement of the request traffic
+  // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
+  // as its reader takes to write the body, so it is sent with the timeout set, to none.
+  const connection = (await (
+    tx.queryRunner as unknown as { connect(): Promise<StreamingConnection> }
+  ).connect()) as StreamingConnection;
+  tx.connection.logger.logQuery(sql, parameters);
+  const stream = connection.query({ sql, timeout: undefined }, parameters).stream();
   let ended = false;
   try {
     let batch: T[] = [];
