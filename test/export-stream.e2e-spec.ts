@@ -120,3 +120,39 @@ describe('export: streamed from the database', () => {
     expect(after.features.map((f) => (f as { name: string }).name)).toContain('zz-during-export');
   });
 });
+
+describe('export: an in-memory SQLite database', () => {
+  // No second connection can see `:memory:`: the export holds a transaction of the shared
+  // connection instead (read-snapshot.ts). Whatever TEST_DATABASE_URL says, this one is SQLite.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({}, { databaseUrl: 'sqlite::memory:' });
+    await create(t, '/api/admin/projects', { id: 'mem', name: 'Mem' });
+    const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
+    await insertBulkFeatures(query, {
+      environments: ['development'],
+      strategyEnvironment: 'development',
+      segmentIds: [],
+      contextField: 'region',
+      tagTypes: ['simple', 'simple'],
+      dependencyEvery: 10,
+      project: 'mem',
+      prefix: 'mem',
+      count: 20,
+    });
+  });
+  afterAll(() => t.close());
+
+  it('exports, and the connection takes other requests afterwards', async () => {
+    const [first, second] = await Promise.all([
+      exportOf(t, { environment: 'development', project: 'mem' }),
+      exportOf(t, { environment: 'development', features: ['mem-000001'] }),
+    ]);
+    expect(first.features).toHaveLength(20);
+    expect(first.featureStrategies).toHaveLength(40);
+    expect(second.features).toHaveLength(1);
+    await create(t, '/api/admin/projects/mem/features', { name: 'after-memory-export' });
+    const again = await exportOf(t, { environment: 'development', project: 'mem' });
+    expect(again.features).toHaveLength(21);
+  });
+});
