@@ -141,10 +141,12 @@ async function runScenario(kind: Kind): Promise<Run[]> {
         dependencyEvery: 10,
       }),
     );
-    const { body: text } = await app
+    const exported = await app
       .get(ExportService)
       .export({ environment: 'development', project: PROJECT });
-    const payload = `{"project":"${PROJECT}","environment":"production","data":${[...text].join('')}}`;
+    let text = '';
+    for await (const piece of exported.body) text += piece;
+    const payload = `{"project":"${PROJECT}","environment":"production","data":${text}}`;
     const bodyMib = Buffer.byteLength(payload) / 1024 / 1024;
     process.stderr.write(
       `  ${kind}: built and exported ${SIZE} features (${bodyMib.toFixed(1)} MiB)\n`,

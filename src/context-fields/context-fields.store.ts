@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import {
@@ -91,7 +92,7 @@ export class ContextFieldsStore {
   }
 
   /** The export's read: these fields (few: their names go as one JSON parameter). */
-  async readForExport(tx: EntityManager, names: string[]): Promise<ContextFieldDefinition[]> {
+  async readForExport(tx: SqlReader, names: string[]): Promise<ContextFieldDefinition[]> {
     if (names.length === 0) return [];
     const rows: Array<{
       name: string;

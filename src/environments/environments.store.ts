@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { sdkTokensCountSql } from '../auth/auth.store';
@@ -105,7 +106,7 @@ export class EnvironmentsStore {
   }
 
   /** The names among these that exist (one statement). */
-  async existing(names: string[], tx?: EntityManager): Promise<Set<string>> {
+  async existing(names: string[], tx?: SqlReader): Promise<Set<string>> {
     if (names.length === 0) return new Set();
     const rows: Array<{ name: string }> = await (tx ?? this.dataSource).query(
       `SELECT name FROM environments WHERE name IN (${placeholders(names)})`,
@@ -114,7 +115,7 @@ export class EnvironmentsStore {
     return new Set(rows.map((row) => row.name));
   }
 
-  async exists(name: string, tx?: EntityManager): Promise<boolean> {
+  async exists(name: string, tx?: SqlReader): Promise<boolean> {
     return (await this.existing([name], tx)).has(name);
   }
 

@@ -25,8 +25,11 @@ export class ExportController {
   async export(@Body() query: ExportQueryDto): Promise<StreamableFile> {
     // Errors (unknown environment or project) are thrown here, before the first byte, so they
     // are still error records; the body is then written as it is built (issue 15).
-    const { body, filename } = await this.exports.export(query);
-    return new StreamableFile(Readable.from(body), {
+    const { body, filename, close } = await this.exports.export(query);
+    const stream = Readable.from(body);
+    // The read snapshot must end however the response does, also when the client leaves first.
+    stream.once('close', () => void close().catch(() => undefined));
+    return new StreamableFile(stream, {
       type: 'application/json; charset=utf-8',
       disposition: query.downloadFile === true ? `attachment; filename="${filename}"` : undefined,
     });

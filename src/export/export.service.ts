@@ -1,40 +1,38 @@
-import { EventsService } from '../events/events.service';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
+import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
+import { openReadSnapshot, ReadSnapshot } from '../database/read-snapshot';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
 import { parseJson, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
+import { EventsService } from '../events/events.service';
 import { DependenciesStore } from '../features/dependencies.store';
-import type { DependencyDto } from '../features/dto/feature.dto';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
-import { DependencyRow, FeatureRow, TagRow, toDependencyDto } from '../features/feature-mappers';
+import { TagRow, toDependencyDto } from '../features/feature-mappers';
 import { FeatureTagsStore } from '../features/feature-tags.store';
-import { ExportSelection, FeaturesStore } from '../features/features.store';
+import {
+  ExportFeatureRow,
+  ExportScope,
+  ExportSelection,
+  FeaturesStore,
+} from '../features/features.store';
 import {
   segmentIdList,
   StrategiesStore,
   StrategyWithSegmentsRow,
 } from '../features/strategies.store';
-import { BUILT_IN_STICKINESS } from '../features/variant-rules';
 import type { StrategyVariant, Variant } from '../features/variant';
+import { BUILT_IN_STICKINESS } from '../features/variant-rules';
 import { ProjectsStore } from '../projects/projects.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { TagTypesStore } from '../tags/tag-types.store';
-import type { ExportQueryDto } from './dto/export-query.dto';
-import type { TagTypeDto } from '../tags/dto/tag-type.dto';
-import type { Constraint } from '../common/constraints/constraint';
-import type {
-  ExportContextFieldDto,
-  ExportDependencyDto,
-  ExportFeatureDto,
-  ExportFeatureTagDto,
-  ExportSegmentDto,
-} from './dto/export-result.dto';
 import { canonicalScan, JsonPath, PathSink } from './canonical-json';
+import type { ExportQueryDto } from './dto/export-query.dto';
+import type { ExportDependencyDto, ExportSegmentDto } from './dto/export-result.dto';
 import { SELECTION_TABLE, selectionOf, selectionTableDdl } from './export-selection';
 
 export interface ExportFile {
@@ -42,9 +40,14 @@ export interface ExportFile {
    * The document's JSON text in pieces of about CHUNK_CHARS, built as they are asked for: the same
    * bytes as JSON.stringify of the ExportResultDto (rules.md §6), without holding its string.
    */
-  body: Iterable<string>;
+  body: AsyncIterable<string>;
   /** `export-<environment>-<yyyy-MM-dd_HH-mm-ss>.json`, in UTC, for `downloadFile: true`. */
   filename: string;
+  /**
+   * Ends the read snapshot if the body never started: once started, the body ends it itself
+   * when it ends, fails or is returned, but a generator that never started runs no `finally`.
+   */
+  close(): Promise<void>;
 }
 
 export function exportFileName(environment: string, at: Date): string {
@@ -55,68 +58,76 @@ export function exportFileName(environment: string, at: Date): string {
 /** Large enough that a write is not a syscall per item, small enough to stay out of old space. */
 const CHUNK_CHARS = 64 * 1024;
 
-/** A feature environment whose `variants` is canonical JSON text, ready to splice. */
-interface EnvironmentItem {
-  featureName: string;
-  enabled: boolean;
-  variants: string;
-}
-
-/** A strategy whose JSON columns are canonical JSON text, ready to splice. */
-interface StrategyItem {
-  id: string;
-  name: string;
-  featureName: string;
-  title: string | null;
-  parameters: string;
-  constraints: string;
-  variants: string;
-  sortOrder: number;
-  disabled: boolean;
-  segments: number[];
-}
-
-/** What the read transaction collects: every list sorted, the JSON columns as text. */
-interface ExportRows {
-  environment: string;
-  features: ExportFeatureDto[];
-  featureEnvironments: EnvironmentItem[];
-  featureStrategies: StrategyItem[];
-  contextFields: ExportContextFieldDto[];
-  segments: ExportSegmentDto[];
-  featureTags: ExportFeatureTagDto[];
-  tagTypes: TagTypeDto[];
-  dependencies: ExportDependencyDto[];
-}
-
-function emptyRows(environment: string): ExportRows {
-  return {
-    environment,
-    features: [],
-    featureEnvironments: [],
-    featureStrategies: [],
-    contextFields: [],
-    segments: [],
-    featureTags: [],
-    tagTypes: [],
-    dependencies: [],
-  };
-}
+/** The document's lists, in rules.md §6's order, each written as its rows arrive. */
+type ListKey =
+  | 'features'
+  | 'featureEnvironments'
+  | 'featureStrategies'
+  | 'contextFields'
+  | 'segments'
+  | 'featureTags'
+  | 'tagTypes'
+  | 'dependencies';
 
 /**
- * The export of rules.md §6. One read transaction (one snapshot), and a fixed number of statements
- * whatever the number of features: the features are selected with one query, their names go into
- * a temporary table as one JSON parameter, and each table's store then reads the selected rows
- * with one statement that joins it; no statement has a placeholder per feature. Rows are read raw
- * (no entity hydration) and every list is sorted in JS in UTF-8 byte order so that both databases
- * give the same bytes.
+ * Gathers the document's text into pieces of about CHUNK_CHARS: `list` opens a list, `item`
+ * adds one element's JSON, and `take` hands over a full piece (or undefined).
+ */
+class DocumentWriter {
+  private piece = '{';
+  private lists = 0;
+  private items = 0;
+
+  list(key: ListKey): void {
+    this.piece += `${this.lists === 0 ? '' : '],'}"${key}":[`;
+    this.lists += 1;
+    this.items = 0;
+  }
+
+  item(json: string): void {
+    this.piece += this.items === 0 ? json : `,${json}`;
+    this.items += 1;
+  }
+
+  /** The piece so far, when it is large enough to send. */
+  take(): string | undefined {
+    if (this.piece.length < CHUNK_CHARS) return undefined;
+    const piece = this.piece;
+    this.piece = '';
+    return piece;
+  }
+
+  end(): string {
+    const piece = `${this.piece}]}`;
+    this.piece = '';
+    return piece;
+  }
+}
+
+/** The lists that come after `features`, written empty when nothing is selected. */
+const LATER_LISTS: ListKey[] = [
+  'featureEnvironments',
+  'featureStrategies',
+  'contextFields',
+  'segments',
+  'featureTags',
+  'tagTypes',
+  'dependencies',
+];
+
+/**
+ * The export of rules.md §6. One read snapshot (`openReadSnapshot`) and a fixed number of
+ * statements whatever the number of features: each table's store reads the selected rows with one
+ * statement that repeats the selection as a sub-select (`FeaturesStore.exportScope`), ordered by
+ * the database in UTF-8 byte order (`inByteOrder`), and the rows are written into the document as
+ * they arrive, in one pass: nothing proportional to the number of features is held (issue 15).
+ * The response pulls the document piece by piece, and the snapshot reads only as far as it pulls.
  *
  * The stored JSON columns (variants, parameters, constraints) are not parsed: they are spliced into
  * the document as stored when canonicalScan finds them in JSON.stringify's form (the form the app
  * writes), and parsed and serialised again only when not. The same scan collects the context
  * fields they name. The errors rules.md §6 names (unknown environment or project) are found in the
- * transaction, before the first byte; the document is then built piece by piece as the response
- * is written.
+ * snapshot before the first byte.
  */
 @Injectable()
 export class ExportService {
@@ -141,126 +152,173 @@ export class ExportService {
 
   async export(query: ExportQueryDto, at: Date = new Date()): Promise<ExportFile> {
     const selection = selectionOf(query);
-    const read = (manager: EntityManager) => this.read(manager, query.environment, selection);
-    // InnoDB's default, stated so that a server set to READ COMMITTED still gives one snapshot.
-    // SQLite's transactions are serializable already (and TypeORM accepts no other level there).
-    const rows =
-      this.dialect !== 'sqlite'
-        ? await this.dataSource.transaction('REPEATABLE READ', read)
-        : await this.dataSource.transaction(read);
-    // Metadata only, never the payload. Its own INSERT after the read: the read transaction stays
-    // a read (one snapshot, no write lock held while it reads), and as the event is written
-    // before the answer leaves, no export is delivered without its event.
+    const snapshot = await openReadSnapshot(this.dataSource);
+    try {
+      if (!(await this.environments.exists(query.environment, snapshot))) {
+        throw NotFoundError.named('environment', query.environment);
+      }
+      if (
+        selection.rule === 'project' &&
+        !(await this.projects.exists(selection.projectId, snapshot))
+      ) {
+        throw NotFoundError.named('project', selection.projectId, 'id');
+      }
+    } catch (error) {
+      await snapshot.close();
+      throw error;
+    }
+    const progress = { started: false };
+    return {
+      body: this.document(snapshot, query.environment, selection, progress),
+      filename: exportFileName(query.environment, at),
+      close: async () => {
+        if (!progress.started) await snapshot.close();
+      },
+    };
+  }
+
+  /**
+   * The document, pulled piece by piece by the response. The snapshot ends with it, also when the
+   * client goes away (the generator is returned) or a read fails. The features-exported event
+   * (metadata only, never the payload) is its own INSERT once the snapshot has ended, so the
+   * read stays a read; it is written before the last piece, so no complete export is delivered
+   * without its event.
+   */
+  private async *document(
+    snapshot: ReadSnapshot,
+    environment: string,
+    selection: ExportSelection,
+    progress: { started: boolean },
+  ): AsyncGenerator<string> {
+    progress.started = true;
+    const out = new DocumentWriter();
+    let features = 0;
+    let failed = false;
+    try {
+      const ddl = selectionTableDdl(this.dialect);
+      if (selection.rule === 'names') {
+        // On MySQL a table left on this pooled connection by an export whose clean-up failed
+        // would make CREATE fail; SQLite rolls a temp table back with the transaction.
+        await snapshot.query(ddl.drop);
+        await snapshot.query(ddl.create);
+        await snapshot.query(`INSERT INTO ${SELECTION_TABLE} (name) ${jsonStrings(this.dialect)}`, [
+          JSON.stringify(selection.names),
+        ]);
+      }
+      const scope = this.features.exportScope(selection, SELECTION_TABLE);
+      out.list('features');
+      for await (const rows of this.features.readForExport(snapshot, scope)) {
+        for (const row of rows) out.item(featureJson(row));
+        features += rows.length;
+        const piece = out.take();
+        if (piece !== undefined) yield piece;
+      }
+      if (features === 0) {
+        for (const key of LATER_LISTS) out.list(key);
+      } else {
+        yield* this.selectedData(snapshot, environment, scope, out);
+      }
+      if (selection.rule === 'names') await snapshot.query(ddl.drop);
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // After a failed read the connection may not take a COMMIT; the first error is the one.
+      await snapshot.close().catch((error) => {
+        if (!failed) throw error;
+      });
+    }
     await this.events.recordAlone({
       type: 'features-exported',
       project: selection.rule === 'project' ? selection.projectId : null,
-      environment: query.environment,
-      data: { selection, features: rows.features.length },
+      environment,
+      data: { selection, features },
     });
-    return { body: documentText(rows), filename: exportFileName(query.environment, at) };
+    yield out.end();
   }
 
-  private async read(
-    tx: EntityManager,
+  /** The selected features' other data: one statement per table, each written as it is read. */
+  private async *selectedData(
+    snapshot: ReadSnapshot,
     environment: string,
-    selection: ExportSelection,
-  ): Promise<ExportRows> {
-    if (!(await this.environments.exists(environment, tx))) {
-      throw NotFoundError.named('environment', environment);
-    }
-    if (selection.rule === 'project' && !(await this.projects.exists(selection.projectId, tx))) {
-      throw NotFoundError.named('project', selection.projectId, 'id');
-    }
-    const rows = emptyRows(environment);
-    rows.features = (await this.features.readForExport(tx, selection)).map(toExportFeature);
-    if (rows.features.length === 0) return rows;
-    rows.features.sort((a, b) => compareBytes(a.name, b.name));
-
-    const ddl = selectionTableDdl(this.dialect);
-    // On MySQL a table left on this pooled connection by an export whose clean-up failed would
-    // make CREATE fail; SQLite rolls a temp table back with the transaction that created it.
-    await tx.query(ddl.drop);
-    await tx.query(ddl.create);
-    try {
-      // From a parameter rather than INSERT ... SELECT FROM features: on InnoDB that SELECT
-      // would be a locking read (shared next-key locks until COMMIT, which block creating a
-      // feature in the exported project) reading the newest rows instead of the snapshot.
-      await tx.query(`INSERT INTO ${SELECTION_TABLE} (name) ${jsonStrings(this.dialect)}`, [
-        JSON.stringify(rows.features.map((feature) => feature.name)),
-      ]);
-      await this.readSelected(tx, environment, rows);
-    } catch (error) {
-      // The original error is the one to report; the drop is a courtesy to the connection.
-      await tx.query(ddl.drop).catch(() => undefined);
-      throw error;
-    }
-    await tx.query(ddl.drop);
-    return rows;
-  }
-
-  /** The selected features' other data: one statement per table, each joining the selection. */
-  private async readSelected(
-    tx: EntityManager,
-    environment: string,
-    rows: ExportRows,
-  ): Promise<void> {
+    scope: ExportScope,
+    out: DocumentWriter,
+  ): AsyncGenerator<string> {
     const contextNames = new Set<string>();
     const names = contextNameSinks(contextNames);
-    rows.featureEnvironments = (
-      await this.featureEnvironments.readForExport(tx, SELECTION_TABLE, environment)
-    ).map((row) => toEnvironmentItem(row, names, contextNames));
-    rows.featureEnvironments.sort((a, b) => compareBytes(a.featureName, b.featureName));
+    const quotedEnvironment = text(environment);
+    out.list('featureEnvironments');
+    for await (const rows of this.featureEnvironments.readForExport(snapshot, scope, environment)) {
+      for (const row of rows)
+        out.item(environmentJson(row, quotedEnvironment, names, contextNames));
+      const piece = out.take();
+      if (piece !== undefined) yield piece;
+    }
 
     const segmentIds = new Set<number>();
-    rows.featureStrategies = (
-      await this.strategies.readForExport(tx, SELECTION_TABLE, environment)
-    ).map((row) => toStrategyItem(row, names, contextNames));
-    for (const strategy of rows.featureStrategies) {
-      for (const id of strategy.segments) segmentIds.add(id);
+    out.list('featureStrategies');
+    for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
+      for (const row of rows) out.item(strategyJson(row, names, contextNames, segmentIds));
+      const piece = out.take();
+      if (piece !== undefined) yield piece;
     }
-    rows.featureStrategies.sort(
-      (a, b) =>
-        compareBytes(a.featureName, b.featureName) ||
-        a.sortOrder - b.sortOrder ||
-        compareBytes(a.id, b.id),
-    );
-    rows.segments = (await this.segments.readForExport(tx, [...segmentIds])).sort(
+
+    // Context fields, segments and tag types are definitions, few whatever the number of
+    // features: read by the names and ids collected above, sorted here.
+    out.list('contextFields');
+    const fields = await this.contextFields.readForExport(snapshot, [...contextNames]);
+    for (const field of fields.sort((a, b) => compareBytes(a.name, b.name))) out.item(text(field));
+
+    out.list('segments');
+    const segments = await this.segments.readForExport(snapshot, [...segmentIds]);
+    segments.sort(
       (a: ExportSegmentDto, b: ExportSegmentDto) => compareBytes(a.name, b.name) || a.id - b.id,
     );
+    for (const segment of segments) out.item(text(segment));
 
-    rows.featureTags = (await this.tags.readForExport(tx, SELECTION_TABLE)).map(toExportTag);
-    rows.featureTags.sort(
-      (a, b) =>
-        compareBytes(a.featureName, b.featureName) ||
-        compareBytes(a.tagType, b.tagType) ||
-        compareBytes(a.tagValue, b.tagValue),
-    );
+    const tagTypeNames = new Set<string>();
+    out.list('featureTags');
+    for await (const rows of this.tags.readForExport(snapshot, scope)) {
+      for (const row of rows) {
+        tagTypeNames.add(row.tag_type);
+        out.item(tagJson(row));
+      }
+      const piece = out.take();
+      if (piece !== undefined) yield piece;
+    }
 
-    // Tag types and context fields are few (definitions, not per-feature data).
-    const tagTypeNames = [...new Set(rows.featureTags.map((tag) => tag.tagType))];
-    rows.tagTypes = (await this.tagTypes.readForExport(tx, tagTypeNames)).sort((a, b) =>
-      compareBytes(a.name, b.name),
-    );
-    rows.contextFields = (await this.contextFields.readForExport(tx, [...contextNames])).sort(
-      (a, b) => compareBytes(a.name, b.name),
-    );
+    out.list('tagTypes');
+    const types = await this.tagTypes.readForExport(snapshot, [...tagTypeNames]);
+    for (const type of types.sort((a, b) => compareBytes(a.name, b.name))) out.item(text(type));
 
-    rows.dependencies = toExportDependencies(
-      await this.dependencies.readForExport(tx, SELECTION_TABLE),
-    );
+    // One entry per child, its parents after it: the rows come by child, then parent.
+    out.list('dependencies');
+    let child: ExportDependencyDto | undefined;
+    for await (const rows of this.dependencies.readForExport(snapshot, scope)) {
+      for (const row of rows) {
+        if (child?.feature !== row.child) {
+          if (child) out.item(text(child));
+          child = { feature: row.child, dependencies: [] };
+        }
+        child.dependencies.push(toDependencyDto(row));
+      }
+      const piece = out.take();
+      if (piece !== undefined) yield piece;
+    }
+    if (child) out.item(text(child));
   }
 }
 
-function toExportFeature(row: Omit<FeatureRow, 'created_at'>): ExportFeatureDto {
-  return {
-    name: row.name,
-    description: row.description ?? null,
-    type: row.type,
-    project: row.project_id,
-    stale: toBoolean(row.stale),
-    impressionData: toBoolean(row.impression_data),
-    archived: row.archived_at !== null && row.archived_at !== undefined,
-  };
+const text = JSON.stringify;
+
+/** A feature as JSON.stringify writes ExportFeatureDto (its key order). */
+function featureJson(row: ExportFeatureRow): string {
+  return (
+    `{"name":${text(row.name)},"description":${text(row.description ?? null)}` +
+    `,"type":${text(row.type)},"project":${text(row.project_id)}` +
+    `,"stale":${toBoolean(row.stale)},"impressionData":${toBoolean(row.impression_data)}` +
+    `,"archived":${row.archived_at !== null && row.archived_at !== undefined}}`
+  );
 }
 
 function addStickiness(names: Set<string>, stickiness: unknown): void {
@@ -311,126 +369,60 @@ function spliceable(
   return JSON.stringify(parsed);
 }
 
-/** The context fields a feature environment's variants name. */
-function toEnvironmentItem(
+/**
+ * A feature environment as JSON.stringify writes ExportFeatureEnvironmentDto (its key order),
+ * collecting the context fields its variants name.
+ */
+function environmentJson(
   row: { feature_name: string; enabled: unknown; variants: unknown },
+  environment: string,
   sinks: ContextNameSinks,
   contextNames: Set<string>,
-): EnvironmentItem {
+): string {
   const variants = spliceable(row.variants, '[', sinks.environmentVariants, (parsed) => {
     for (const variant of parsed as Variant[]) {
       addStickiness(contextNames, variant.stickiness);
       for (const override of variant.overrides ?? []) contextNames.add(override.contextName);
     }
   });
-  return { featureName: row.feature_name, enabled: toBoolean(row.enabled), variants };
-}
-
-/** A strategy, collecting the context fields it names: stickiness, constraints, variants. */
-function toStrategyItem(
-  row: StrategyWithSegmentsRow,
-  sinks: ContextNameSinks,
-  contextNames: Set<string>,
-): StrategyItem {
-  return {
-    id: row.id,
-    name: row.strategy_name,
-    featureName: row.feature_name,
-    title: row.title ?? null,
-    parameters: spliceable(row.parameters, '{', sinks.parameters, (parsed) =>
-      addStickiness(contextNames, (parsed as Record<string, unknown>).stickiness),
-    ),
-    constraints: spliceable(row.constraints, '[', sinks.constraints, (parsed) => {
-      for (const constraint of parsed as Constraint[]) contextNames.add(constraint.contextName);
-    }),
-    variants: spliceable(row.variants, '[', sinks.strategyVariants, (parsed) => {
-      for (const variant of parsed as StrategyVariant[])
-        addStickiness(contextNames, variant.stickiness);
-    }),
-    sortOrder: toNumber(row.sort_order),
-    disabled: toBoolean(row.disabled),
-    segments: segmentIdList(row.segment_ids),
-  };
-}
-
-function toExportTag(row: TagRow): ExportFeatureTagDto {
-  return {
-    featureName: row.feature_name,
-    tagType: row.tag_type,
-    tagValue: row.tag_value,
-    createdByUserId: toNullableNumber(row.created_by_user_id),
-  };
-}
-
-/** One entry per child, by child name; its parents by name. */
-function toExportDependencies(rows: DependencyRow[]): ExportDependencyDto[] {
-  const byChild = new Map<string, DependencyDto[]>();
-  for (const row of rows) {
-    const parent = toDependencyDto(row);
-    const parents = byChild.get(row.child);
-    if (parents) parents.push(parent);
-    else byChild.set(row.child, [parent]);
-  }
-  return [...byChild.entries()]
-    .sort(([a], [b]) => compareBytes(a, b))
-    .map(([feature, dependencies]) => ({
-      feature,
-      dependencies: dependencies.sort((a, b) => compareBytes(a.feature, b.feature)),
-    }));
-}
-
-const text = JSON.stringify;
-
-/** A feature environment as JSON.stringify writes ExportFeatureEnvironmentDto (its key order). */
-function environmentJson(item: EnvironmentItem, environment: string): string {
-  const name = text(item.featureName);
-  return `{"name":${name},"featureName":${name},"environment":${environment},"enabled":${item.enabled},"variants":${item.variants}}`;
-}
-
-/** A strategy as JSON.stringify writes StrategyDto (toStrategyDto's key order). */
-function strategyJson(item: StrategyItem): string {
-  return (
-    `{"id":${text(item.id)},"name":${text(item.name)},"featureName":${text(item.featureName)}` +
-    `,"title":${text(item.title)},"parameters":${item.parameters},"constraints":${item.constraints}` +
-    `,"variants":${item.variants},"sortOrder":${text(item.sortOrder)},"disabled":${item.disabled}` +
-    `,"segments":${text(item.segments)}}`
-  );
+  const name = text(row.feature_name);
+  return `{"name":${name},"featureName":${name},"environment":${environment},"enabled":${toBoolean(row.enabled)},"variants":${variants}}`;
 }
 
 /**
- * The document, in rules.md §6's order of lists, as pieces of about CHUNK_CHARS. Lazy: a piece
- * is built when the response stream asks for it, so the whole string never exists.
+ * A strategy as JSON.stringify writes StrategyDto (toStrategyDto's key order), collecting the
+ * context fields it names (stickiness, constraints, variants) and its segments.
  */
-function* documentText(rows: ExportRows): Generator<string> {
-  const environment = text(rows.environment);
-  const lists: Array<[string, Iterable<string>]> = [
-    ['features', map(rows.features, text)],
-    ['featureEnvironments', map(rows.featureEnvironments, (e) => environmentJson(e, environment))],
-    ['featureStrategies', map(rows.featureStrategies, strategyJson)],
-    ['contextFields', map(rows.contextFields, text)],
-    ['segments', map(rows.segments, text)],
-    ['featureTags', map(rows.featureTags, text)],
-    ['tagTypes', map(rows.tagTypes, text)],
-    ['dependencies', map(rows.dependencies, text)],
-  ];
-  let piece = '{';
-  for (let index = 0; index < lists.length; index += 1) {
-    const [key, items] = lists[index];
-    piece += `${index === 0 ? '' : ','}"${key}":[`;
-    let first = true;
-    for (const item of items) {
-      piece += first ? item : `,${item}`;
-      first = false;
-      if (piece.length >= CHUNK_CHARS) {
-        yield piece;
-        piece = '';
-      }
-    }
-    piece += ']';
-  }
-  yield `${piece}}`;
+function strategyJson(
+  row: StrategyWithSegmentsRow,
+  sinks: ContextNameSinks,
+  contextNames: Set<string>,
+  segmentIds: Set<number>,
+): string {
+  const parameters = spliceable(row.parameters, '{', sinks.parameters, (parsed) =>
+    addStickiness(contextNames, (parsed as Record<string, unknown>).stickiness),
+  );
+  const constraints = spliceable(row.constraints, '[', sinks.constraints, (parsed) => {
+    for (const constraint of parsed as Constraint[]) contextNames.add(constraint.contextName);
+  });
+  const variants = spliceable(row.variants, '[', sinks.strategyVariants, (parsed) => {
+    for (const variant of parsed as StrategyVariant[])
+      addStickiness(contextNames, variant.stickiness);
+  });
+  const segments = segmentIdList(row.segment_ids);
+  for (const id of segments) segmentIds.add(id);
+  return (
+    `{"id":${text(row.id)},"name":${text(row.strategy_name)},"featureName":${text(row.feature_name)}` +
+    `,"title":${text(row.title ?? null)},"parameters":${parameters},"constraints":${constraints}` +
+    `,"variants":${variants},"sortOrder":${text(toNumber(row.sort_order))},"disabled":${toBoolean(row.disabled)}` +
+    `,"segments":${text(segments)}}`
+  );
 }
 
-function* map<T>(items: readonly T[], json: (item: T) => string): Generator<string> {
-  for (const item of items) yield json(item);
+/** A tag as JSON.stringify writes ExportFeatureTagDto (its key order). */
+function tagJson(row: TagRow): string {
+  return (
+    `{"featureName":${text(row.feature_name)},"tagType":${text(row.tag_type)}` +
+    `,"tagValue":${text(row.tag_value)},"createdByUserId":${text(toNullableNumber(row.created_by_user_id))}}`
+  );
 }

@@ -2,8 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson, placeholders } from '../database/sql-values';
-import { dialectOf, insertValues, jsonRecords, upsertTail } from '../database/sql-dialect';
-import { featureNamesSql, FeatureSelection } from './features.store';
+import {
+  dialectOf,
+  insertValues,
+  jsonRecords,
+  upsertTail,
+  inByteOrder,
+} from '../database/sql-dialect';
+import { featureNamesSql, FeatureSelection, ExportScope } from './features.store';
+import type { ReadSnapshot } from '../database/read-snapshot';
 import type { DependencyRow } from './feature-mappers';
 
 /** The `feature_dependencies` table: child → parent edges. */
@@ -110,11 +117,14 @@ export class DependenciesStore {
     return [...new Set(names.filter((name): name is string => typeof name === 'string'))];
   }
 
-  /** The export's read: the parents of the selected features. */
-  async readForExport(tx: EntityManager, selectionTable: string): Promise<DependencyRow[]> {
-    return tx.query(
-      `SELECT d.child, d.parent, d.enabled, d.variants
-         FROM ${selectionTable} sel JOIN feature_dependencies d ON d.child = sel.name`,
+  /** The export's read: the parents of the selected features, by child, then parent (bytes). */
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<DependencyRow[]> {
+    const dialect = dialectOf(this.dataSource);
+    return reader.batches(
+      `SELECT d.child, d.parent, d.enabled, d.variants FROM feature_dependencies d
+        WHERE d.child IN (${scope.sql})
+        ORDER BY ${inByteOrder(dialect, 'd.child')}, ${inByteOrder(dialect, 'd.parent')}`,
+      scope.params,
     );
   }
 

@@ -1,16 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ReadSnapshot } from '../database/read-snapshot';
 import {
   Dialect,
   dialectOf,
   forUpdate,
   insertValues,
+  inByteOrder,
   jsonRecords,
   upsertTail,
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
-import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
+import {
+  ExportScope,
+  FEATURES_OF_PROJECT_SQL,
+  featureNamesSql,
+  FeatureSelection,
+} from './features.store';
 import type { FeatureEnvironmentRow } from './feature-mappers';
 import type { Variant } from './variant';
 
@@ -145,17 +152,17 @@ export class FeatureEnvironmentsStore {
     );
   }
 
-  /** The export's read: the selected features' rows in one environment. */
-  async readForExport(
-    tx: EntityManager,
-    selectionTable: string,
+  /** The export's read: the selected features' rows in one environment, by feature (bytes). */
+  readForExport(
+    reader: ReadSnapshot,
+    scope: ExportScope,
     environment: string,
-  ): Promise<Array<{ feature_name: string; enabled: unknown; variants: unknown }>> {
-    return tx.query(
-      `SELECT fe.feature_name, fe.enabled, fe.variants
-         FROM ${selectionTable} sel JOIN feature_environments fe ON fe.feature_name = sel.name
-        WHERE fe.environment_name = ?`,
-      [environment],
+  ): AsyncIterable<Array<{ feature_name: string; enabled: unknown; variants: unknown }>> {
+    return reader.batches(
+      `SELECT fe.feature_name, fe.enabled, fe.variants FROM feature_environments fe
+        WHERE fe.environment_name = ? AND fe.feature_name IN (${scope.sql})
+        ORDER BY ${inByteOrder(dialectOf(this.dataSource), 'fe.feature_name')}`,
+      [environment, ...scope.params],
     );
   }
 

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Dialect, dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
+import {
+  Dialect,
+  dialectOf,
+  insertValues,
+  jsonRecords,
+  inByteOrder,
+} from '../database/sql-dialect';
+import type { ReadSnapshot } from '../database/read-snapshot';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
-import { featureNamesSql, FeatureSelection } from './features.store';
+import { ExportScope, featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
 /** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
@@ -62,11 +69,15 @@ export class FeatureTagsStore {
     return this.ofFeatures({ names: [featureName] }, tx);
   }
 
-  /** The export's read: the selected features' tags. */
-  async readForExport(tx: EntityManager, selectionTable: string): Promise<TagRow[]> {
-    return tx.query(
-      `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id
-         FROM ${selectionTable} sel JOIN feature_tags ft ON ft.feature_name = sel.name`,
+  /** The export's read: the selected features' tags, by feature, type and value (bytes). */
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<TagRow[]> {
+    const order = ['ft.feature_name', 'ft.tag_type', 'ft.tag_value'].map((column) =>
+      inByteOrder(this.dialect, column),
+    );
+    return reader.batches(
+      `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id FROM feature_tags ft
+        WHERE ft.feature_name IN (${scope.sql}) ORDER BY ${order.join(', ')}`,
+      scope.params,
     );
   }
 

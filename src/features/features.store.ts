@@ -6,10 +6,11 @@ import {
   dialectOf,
   forUpdate,
   insertValues,
+  inByteOrder,
   jsonRecords,
-  jsonStrings,
   upsertTail,
 } from '../database/sql-dialect';
+import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
 import type { FeatureRow } from './feature-mappers';
 
@@ -38,6 +39,15 @@ export type ExportSelection =
   | { rule: 'names'; names: string[] }
   | { rule: 'project'; projectId: string }
   | { rule: 'all' };
+
+/** The export's selection as a sub-select of feature names, with its parameters. */
+export interface ExportScope {
+  sql: string;
+  params: unknown[];
+}
+
+/** A feature as the export reads it. */
+export type ExportFeatureRow = Omit<FeatureRow, 'created_at'>;
 
 export const FEATURE_COLUMNS =
   'name, project_id, type, description, stale, impression_data, archived_at, created_at';
@@ -133,35 +143,42 @@ export class FeaturesStore {
     return new Map(rows.map((row) => [row.project_id, toNumber(row.features)]));
   }
 
-  /** The features an export selects, evaluated once (rules.md §6), unsorted. */
-  async readForExport(tx: EntityManager, selection: ExportSelection): Promise<FeatureRow[]> {
-    const condition = this.exportCondition(selection);
-    return tx.query(
+  /**
+   * The features an export selects (rules.md §6), in byte order of their names, read as they are
+   * asked for (issue 15: the export does not hold them).
+   */
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportFeatureRow[]> {
+    return reader.batches(
       `SELECT f.name, f.description, f.type, f.project_id, f.stale, f.impression_data, f.archived_at
-         FROM features f WHERE ${condition.sql}`,
-      condition.params,
+         FROM features f WHERE f.name IN (${scope.sql})
+        ORDER BY ${inByteOrder(this.dialect, 'f.name')}`,
+      scope.params,
     );
   }
 
-  private exportCondition(selection: ExportSelection): { sql: string; params: unknown[] } {
+  /**
+   * The export's selection as a sub-select of feature names, which every read of the export
+   * repeats (the condition is evaluated in each statement's snapshot read; there is deliberately
+   * no INSERT ... SELECT FROM features, a locking read on InnoDB, see decisions-export.md). The
+   * names rule reads the client's list from `namesTable`, filled once from one JSON parameter,
+   * so that no statement parses the list again or plans around a JSON_TABLE.
+   */
+  exportScope(selection: ExportSelection, namesTable: string): ExportScope {
     switch (selection.rule) {
       case 'tag':
         return {
-          sql: 'f.name IN (SELECT ft.feature_name FROM feature_tags ft WHERE ft.tag_value = ?)',
+          sql: 'SELECT ft.feature_name FROM feature_tags ft WHERE ft.tag_value = ?',
           params: [selection.tag],
         };
       case 'names':
-        return {
-          sql: `f.name IN (${jsonStrings(this.dialect)})`,
-          params: [JSON.stringify(selection.names)],
-        };
+        return { sql: `SELECT sel.name FROM ${namesTable} sel`, params: [] };
       case 'project':
         return {
-          sql: 'f.project_id = ? AND f.archived_at IS NULL',
+          sql: 'SELECT fp.name FROM features fp WHERE fp.project_id = ? AND fp.archived_at IS NULL',
           params: [selection.projectId],
         };
       case 'all':
-        return { sql: 'f.archived_at IS NULL', params: [] };
+        return { sql: 'SELECT fa.name FROM features fa WHERE fa.archived_at IS NULL', params: [] };
     }
   }
 

@@ -2,9 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { dialectOf, insertValues, jsonRecords } from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords, inByteOrder } from '../database/sql-dialect';
+import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toNullableNumber, toNumber } from '../database/sql-values';
-import { FEATURES_OF_PROJECT_SQL, featureNamesSql, FeatureSelection } from './features.store';
+import {
+  ExportScope,
+  FEATURES_OF_PROJECT_SQL,
+  featureNamesSql,
+  FeatureSelection,
+} from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
 import type { StrategyDto } from './dto/strategy.dto';
 
@@ -357,18 +363,20 @@ export class StrategiesStore {
 
   /**
    * The export's read: the selected features' strategies in one environment, each with its
-   * segment ids, in one statement. Raw rows: the export splices their JSON text (issue 15).
+   * segment ids, in one statement, by feature (bytes), sortOrder and id (bytes). Raw rows: the
+   * export splices their JSON text (issue 15).
    */
-  async readForExport(
-    tx: EntityManager,
-    selectionTable: string,
+  readForExport(
+    reader: ReadSnapshot,
+    scope: ExportScope,
     environment: string,
-  ): Promise<StrategyWithSegmentsRow[]> {
-    return tx.query(
-      `SELECT ${STRATEGY_COLUMNS}
-         FROM ${selectionTable} sel JOIN feature_strategies fs ON fs.feature_name = sel.name
-        WHERE fs.environment_name = ?`,
-      [environment],
+  ): AsyncIterable<StrategyWithSegmentsRow[]> {
+    const dialect = dialectOf(this.dataSource);
+    return reader.batches(
+      `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
+        WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
+        ORDER BY ${inByteOrder(dialect, 'fs.feature_name')}, fs.sort_order, ${inByteOrder(dialect, 'fs.id')}`,
+      [environment, ...scope.params],
     );
   }
 

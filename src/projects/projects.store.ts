@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { placeholders } from '../database/sql-values';
@@ -19,7 +20,7 @@ export class ProjectsStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Whether the project exists, read inside a transaction. */
-  async exists(id: string, tx: EntityManager): Promise<boolean> {
+  async exists(id: string, tx: SqlReader): Promise<boolean> {
     const rows = await tx.query(`SELECT id FROM projects WHERE id = ?`, [id]);
     return rows.length > 0;
   }

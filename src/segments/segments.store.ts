@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Constraint } from '../common/constraints/constraint';
@@ -111,7 +112,7 @@ export class SegmentsStore {
     return this.readForExport(tx, ids);
   }
 
-  async readForExport(tx: EntityManager, ids: number[]): Promise<SegmentRef[]> {
+  async readForExport(tx: SqlReader, ids: number[]): Promise<SegmentRef[]> {
     if (ids.length === 0) return [];
     const rows: Array<{ id: unknown; name: string }> = await tx.query(
       `SELECT id, name FROM segments WHERE id IN (${jsonStrings(this.dialect)})`,

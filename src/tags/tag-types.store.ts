@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Dialect, dialectOf, jsonRecords, jsonStrings } from '../database/sql-dialect';
@@ -14,7 +15,7 @@ export class TagTypesStore {
   }
 
   /** The export's read: these tag types (few: their names go as one JSON parameter). */
-  async readForExport(tx: EntityManager, names: string[]): Promise<TagTypeDto[]> {
+  async readForExport(tx: SqlReader, names: string[]): Promise<TagTypeDto[]> {
     if (names.length === 0) return [];
     const rows: TagTypeDto[] = await tx.query(
       `SELECT name, description, icon FROM tag_types WHERE name IN (${jsonStrings(this.dialect)})`,

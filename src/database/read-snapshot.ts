@@ -1,0 +1,192 @@
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import Database from 'better-sqlite3';
+import type { DataSource, EntityManager } from 'typeorm';
+import { dialectOf } from './sql-dialect';
+
+/** What a store needs to read: `EntityManager.query`'s shape, so a transaction's manager fits too. */
+export type SqlReader = Pick<EntityManager, 'query'>;
+
+/** Rows handed over per batch: one await per batch rather than per row. */
+const BATCH_ROWS = 256;
+
+/**
+ * One consistent snapshot of the database that stays open while its rows are read out lazily,
+ * for a reader (the export, issue 15) that writes what it reads as the response asks for it, so
+ * memory does not grow with the size of the answer. Only one statement's rows are in flight at
+ * a time: finish (or abandon) one `batches` before the next statement.
+ */
+export interface ReadSnapshot extends SqlReader {
+  /** The rows of one statement, in batches, read from the database as they are asked for. */
+  batches<T>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
+  /** Ends the snapshot (its transaction, and a SQLite connection of its own). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a read snapshot.
+ *
+ * - **SQLite** (a file): a read-only connection of its own, in a deferred transaction (one
+ *   snapshot from its first read; WAL, so it neither waits for nor blocks the app's writes).
+ *   The app's one shared connection is serialised per transaction (sqlite-serializer.ts), so
+ *   holding it while a client reads slowly would stop every other request; a second connection
+ *   does not. Its statements are reported to the data source's logger like the app's.
+ * - **MySQL/MariaDB**: a pooled connection in a `REPEATABLE READ` transaction (stated, so that a
+ *   server set to READ COMMITTED still gives one snapshot), rows streamed with backpressure.
+ * - **SQLite in memory** (`:memory:`, which no second connection can see): a transaction of the
+ *   shared connection, held until `close`; other requests wait for it meanwhile.
+ */
+export async function openReadSnapshot(dataSource: DataSource): Promise<ReadSnapshot> {
+  if (dataSource.options.type === 'better-sqlite3') {
+    const file = dataSource.options.database;
+    if (file !== ':memory:') {
+      const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 10000 });
+      const reader = sqliteReader(db, dataSource);
+      try {
+        await reader.query('BEGIN');
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+      return withClose(reader, async () => {
+        try {
+          await reader.query('COMMIT');
+        } finally {
+          db.close();
+        }
+      });
+    }
+    const held = await holdTransaction(dataSource);
+    // Inside the held transaction: its BEGIN was sent on this very connection, and the
+    // serialiser's lock keeps every other request off it until `close`.
+    const shared = (dataSource.driver as unknown as { databaseConnection: Database.Database })
+      .databaseConnection;
+    return withClose(sqliteReader(shared, dataSource), held.end);
+  }
+  const held = await holdTransaction(dataSource);
+  return withClose(
+    {
+      query: <T = unknown[]>(sql: string, parameters?: unknown[]) =>
+        held.tx.query<T>(sql, parameters),
+      batches: <T>(sql: string, parameters?: unknown[]) =>
+        streamedBatches<T>(held.tx, sql, parameters),
+    },
+    held.end,
+  );
+}
+
+function withClose(reader: Omit<ReadSnapshot, 'close'>, end: () => Promise<void>): ReadSnapshot {
+  let closing: Promise<void> | undefined;
+  return Object.assign(reader, { close: () => (closing ??= end()) });
+}
+
+/** Statements on a better-sqlite3 connection, reported to the data source's logger. */
+function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadSnapshot, 'close'> {
+  const logger = dataSource.logger;
+  return {
+    async query<T = unknown[]>(sql: string, parameters: unknown[] = []): Promise<T> {
+      logger.logQuery(sql, parameters);
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...parameters) as T;
+      statement.run(...parameters);
+      return [] as T;
+    },
+    async *batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
+      logger.logQuery(sql, parameters);
+      // better-sqlite3 steps the statement as the iterator is pulled: rows are read when asked.
+      const rows = db.prepare(sql).iterate(...parameters) as IterableIterator<T>;
+      try {
+        for (;;) {
+          const batch: T[] = [];
+          let next = rows.next();
+          while (!next.done) {
+            batch.push(next.value);
+            if (batch.length === BATCH_ROWS) break;
+            next = rows.next();
+          }
+          if (batch.length > 0) yield batch;
+          if (next.done) return;
+        }
+      } finally {
+        rows.return?.();
+      }
+    },
+  };
+}
+
+/** A transaction of the data source kept open until `end`, on its own (pooled) connection. */
+async function holdTransaction(
+  dataSource: DataSource,
+): Promise<{ tx: EntityManager; end: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let entered!: (manager: EntityManager) => void;
+  const manager = new Promise<EntityManager>((resolve) => (entered = resolve));
+  const body = (tx: EntityManager) => {
+    entered(tx);
+    return released;
+  };
+  // InnoDB's default, stated so that a server set to READ COMMITTED still gives one snapshot.
+  // SQLite's transactions are serializable already (and TypeORM accepts no other level there).
+  const transaction =
+    dialectOf(dataSource) !== 'sqlite'
+      ? dataSource.transaction('REPEATABLE READ', body)
+      : dataSource.transaction(body);
+  // A failure to begin rejects `transaction` before `manager` resolves.
+  const tx = await Promise.race([
+    manager,
+    transaction.then(() => {
+      throw new Error('the read transaction ended before it started');
+    }),
+  ]);
+  return {
+    tx,
+    end: async () => {
+      release();
+      await transaction;
+    },
+  };
+}
+
+/** The part of a mysql2 connection that streams a statement's rows. */
+interface StreamingConnection {
+  query(options: { sql: string; timeout: undefined }, values?: unknown[]): { stream(): Readable };
+}
+
+/**
+ * mysql2's row stream, in batches. Pausing the stream pauses the socket, so rows stay in the
+ * server until they are asked for. A reader that stops early leaves rows on the wire, which must
+ * be read before the connection can roll back: they are drained (and dropped) in `finally`.
+ */
+async function* streamedBatches<T>(
+  tx: EntityManager,
+  sql: string,
+  parameters?: unknown[],
+): AsyncIterable<T[]> {
+  // The connection itself rather than QueryRunner.stream: a statement of the request traffic
+  // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
+  // as its reader takes to write the body, so it is sent with the timeout set, to none.
+  const connection = (await (
+    tx.queryRunner as unknown as { connect(): Promise<StreamingConnection> }
+  ).connect()) as StreamingConnection;
+  tx.connection.logger.logQuery(sql, parameters);
+  const stream = connection.query({ sql, timeout: undefined }, parameters).stream();
+  let ended = false;
+  try {
+    let batch: T[] = [];
+    for await (const row of stream.iterator({ destroyOnReturn: false })) {
+      batch.push(row as T);
+      if (batch.length === BATCH_ROWS) {
+        yield batch;
+        batch = [];
+      }
+    }
+    ended = true;
+    if (batch.length > 0) yield batch;
+  } finally {
+    if (!ended) {
+      stream.resume();
+      await finished(stream).catch(() => undefined);
+    }
+  }
+}
