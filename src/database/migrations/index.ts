@@ -3,6 +3,7 @@ import { SeedDefaults1763700000001 } from './1763700000001-seed-defaults';
 import { PeopleAndEvents1763800000000 } from './1763800000000-people-and-events';
 import { Tags1763900000000 } from './1763900000000-tags';
 import { AuthVersion1764000000000 } from './1764000000000-auth-version';
+import { WriteClaims1764100000000 } from './1764100000000-write-claims';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   PeopleAndEvents1763800000000,
   Tags1763900000000,
   AuthVersion1764000000000,
+  WriteClaims1764100000000,
 ];
