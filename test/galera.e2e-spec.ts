@@ -1,44 +1,26 @@
 import { createFeature, envUrl } from './feature-fixtures';
-import { startTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { galeraNodes, startReplicasOnTwoNodes, TwoReplicas } from './support/galera-replicas';
+import type { TestApp } from './support/test-app';
 
 /*
  * Two Flagkeeper replicas on two nodes of a MariaDB Galera cluster (issue 13, item 8;
  * docs/decisions-galera.md). Runs only with TEST_GALERA_URLS, the comma-separated server URLs of
  * the nodes (`npm run test:galera` sets it; jest.config.js leaves this file out otherwise).
- * TEST_DATABASE_URL names node 1, where createTestDatabase() makes the schema; Galera replicates
- * the CREATE DATABASE to every node.
+ * The invariant races across the two nodes are in concurrency-invariants.e2e-spec.ts.
  */
-const nodes = (process.env.TEST_GALERA_URLS ?? '').split(',').filter((url) => url.length > 0);
-
-/** The same database on another node. */
-function onNode(databaseUrl: string, node: string): string {
-  const url = new URL(node);
-  url.pathname = new URL(databaseUrl).pathname;
-  return url.toString();
-}
-
 describe('Galera: two replicas on two nodes', () => {
-  let database: TestDatabase;
+  let replicas: TwoReplicas;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    expect(nodes.length).toBeGreaterThanOrEqual(2);
-    database = await createTestDatabase();
+    expect(galeraNodes.length).toBeGreaterThanOrEqual(2);
     // Both start at once on the empty database: GET_LOCK would be node-local here, so the
     // migrations are serialised by the lock row, and neither replica needs a retry.
-    [a, b] = await Promise.all(
-      nodes
-        .slice(0, 2)
-        .map((node) => startTestApp({}, { databaseUrl: onNode(database.url, node) })),
-    );
+    replicas = await startReplicasOnTwoNodes();
+    ({ a, b } = replicas);
   });
-  afterAll(async () => {
-    await a?.app.close();
-    await b?.app.close();
-    await database.drop();
-  });
+  afterAll(() => replicas?.close());
 
   it('connects the replicas to different nodes', async () => {
     const port = async (t: TestApp) =>

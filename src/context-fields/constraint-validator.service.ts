@@ -69,9 +69,10 @@ export class ConstraintValidator {
   }
 
   /**
-   * Inside the transaction that stores these (already validated) constraints: share-locks the
-   * context fields they name, so that none can be deleted until the constraints are committed,
-   * and refuses them (400, as validate() would) when a field was deleted since validate() ran.
+   * Inside the transaction that stores these (already validated) constraints: claims the context
+   * fields they name (ContextFieldsStore.claim), so that none can be deleted until the
+   * constraints are committed, on one node or across Galera nodes, and refuses them (400, as
+   * validate() would) when a field was deleted since validate() ran.
    */
   async holdFields(
     constraints: Array<{ contextName: string }>,
@@ -79,7 +80,7 @@ export class ConstraintValidator {
     tx: EntityManager,
   ): Promise<void> {
     const names = [...new Set(constraints.map((c) => c.contextName))];
-    const existing = await this.store.lockShared(names, tx);
+    const existing = await this.store.claim(names, tx);
     const details = constraints.flatMap((c, index) =>
       existing.has(c.contextName)
         ? []

@@ -32,4 +32,12 @@ export class ContextField {
 
   @Column({ name: 'created_at', type: 'datetime', default: CURRENT_TIMESTAMP_MS })
   createdAt: Date;
+
+  /**
+   * Flipped (0/1) by writes that rely on this row, so that they conflict with each other on
+   * Galera too (migration 1764300000000-write-claims; docs/decisions-galera.md). Never read;
+   * left out of inserts, which take the database's default (the app's metadata has none).
+   */
+  @Column({ name: 'write_claim', type: 'integer', default: 0, select: false, insert: false })
+  writeClaim?: number;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlReader } from '../database/read-snapshot';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import {
   Dialect,
   dialectOf,
@@ -12,6 +12,7 @@ import {
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean, toIso, toNumber } from '../database/sql-values';
 import { contextFieldUsageCountSql } from '../features/strategies.store';
+import { ContextField } from './context-field.entity';
 import type { ContextFieldDto } from './dto/context-field.dto';
 import type { LegalValueDto } from './dto/create-context-field.dto';
 
@@ -68,16 +69,26 @@ export class ContextFieldsStore {
   }
 
   /**
-   * Which of these fields exist, share-locked until the transaction ends: a constraint written
-   * in the same transaction names fields that cannot be deleted before it is committed, and a
-   * delete that got there first is seen (docs/decisions-concurrency.md).
+   * Which of these fields exist, claimed until the transaction ends: a constraint written in the
+   * same transaction names fields that cannot be deleted before it is committed, and a delete
+   * that got there first is seen (docs/decisions-concurrency.md). The claim is a write
+   * (write_claim flipped), not only a lock, so that on Galera it conflicts at certification with
+   * a delete committed on another node, and the loser is retried (docs/decisions-galera.md).
+   * When every field was claimed, that is the answer; otherwise one read says which exist.
    */
-  async lockShared(names: string[], tx: EntityManager): Promise<Set<string>> {
-    if (names.length === 0) return new Set();
+  async claim(names: string[], tx: EntityManager): Promise<Set<string>> {
+    const distinct = [...new Set(names)];
+    if (distinct.length === 0) return new Set();
+    const result = await tx.update(
+      ContextField,
+      { name: In(distinct) },
+      { writeClaim: () => '1 - write_claim' },
+    );
+    if (result.affected === distinct.length) return new Set(distinct);
+    // A locking read sees what the UPDATE saw (the latest commit), not an older snapshot.
     const rows: Array<{ name: string }> = await tx.query(
-      `SELECT name FROM context_fields WHERE name IN (${placeholders(names)})
-        ORDER BY name${forShare(this.dialect)}`,
-      names,
+      `SELECT name FROM context_fields WHERE name IN (${placeholders(distinct)})${forShare(this.dialect)}`,
+      distinct,
     );
     return new Set(rows.map((row) => row.name));
   }

@@ -58,7 +58,8 @@ export class DependenciesService {
 
   /**
    * Adds a parent, or changes the condition on one the child already has (`created: false`).
-   * Both features are locked before anything that decides is read, so that two requests cannot
+   * Both features are claimed (written, so locked on one node and in conflict across Galera
+   * nodes) before anything that decides is read, so that two requests cannot
    * both pass the checks on a state the other is changing: A → B and B → A at once (a cycle), a
    * parent archived while it gains a child, or the same edge added twice (the second sees the
    * first and answers "unchanged").
@@ -82,7 +83,7 @@ export class DependenciesService {
 
     const dependency = { child, parent: dto.feature, enabled, variants };
     const created = await this.dataSource.transaction(async (manager) => {
-      const locked = await this.features.lockRefs([child, dto.feature], manager);
+      const locked = await this.features.claimRefs([child, dto.feature], manager);
       const current = locked.find((ref) => ref.name === child);
       // Only a concurrent delete or move can have changed these since the lookup above.
       if (current?.projectId !== projectId) throw NotFoundError.named('feature', child);

@@ -5,7 +5,6 @@ import type { ReadSnapshot } from '../database/read-snapshot';
 import {
   Dialect,
   dialectOf,
-  forUpdate,
   insertValues,
   inByteOrder,
   jsonRecords,
@@ -18,6 +17,7 @@ import {
   featureNamesSql,
   FeatureSelection,
 } from './features.store';
+import { FeatureEnvironment } from './feature-environment.entity';
 import type { FeatureEnvironmentRow } from './feature-mappers';
 import type { Variant } from './variant';
 
@@ -50,17 +50,20 @@ export class FeatureEnvironmentsStore {
   }
 
   /**
-   * Locks the feature's row in the environment until the transaction ends: the row that stands
+   * Claims the feature's row in the environment until the transaction ends: the row that stands
    * for the feature's strategy list there, so that strategy writes to one list run one at a time
-   * (a new strategy's sortOrder is read from the others). False when there is no row.
+   * (a new strategy's sortOrder is read from the others). The claim is a write (write_claim
+   * flipped), not only a lock: on Galera a lock is local to its node, while two transactions
+   * that write the same row conflict at certification whichever nodes they ran on, and the
+   * loser is retried (docs/decisions-galera.md). False when there is no row.
    */
   async lock(featureName: string, environment: string, tx: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
-      `SELECT feature_name FROM feature_environments
-        WHERE feature_name = ? AND environment_name = ?${forUpdate(this.dialect)}`,
-      [featureName, environment],
+    const result = await tx.update(
+      FeatureEnvironment,
+      { featureName, environment },
+      { writeClaim: () => '1 - write_claim' },
     );
-    return rows.length > 0;
+    return (result.affected ?? 0) > 0;
   }
 
   async find(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import {
   Dialect,
   dialectOf,
@@ -12,6 +12,7 @@ import {
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
+import { Feature } from './feature.entity';
 import type { FeatureRow } from './feature-mappers';
 
 /** What the routes need to know of a feature named in a path. */
@@ -109,6 +110,17 @@ export class FeaturesStore {
       projectId: row.project_id,
       archived: row.archived_at !== null && row.archived_at !== undefined,
     }));
+  }
+
+  /**
+   * lockRefs, after claiming the rows: write_claim is flipped on each, so that two transactions
+   * deciding on the same feature (a dependency added, the reverse edge, the parent archived)
+   * also conflict when they run on two Galera nodes, where a lock holds only on its own node and
+   * certification compares what was written (docs/decisions-galera.md). Name order, as lockRefs.
+   */
+  async claimRefs(names: string[], tx: EntityManager): Promise<FeatureRef[]> {
+    await tx.update(Feature, { name: In(names) }, { writeClaim: () => '1 - write_claim' });
+    return this.lockRefs(names, tx);
   }
 
   /** Feature rows of the selection, by name. */

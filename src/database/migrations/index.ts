@@ -5,6 +5,7 @@ import { Tags1763900000000 } from './1763900000000-tags';
 import { AuthVersion1764000000000 } from './1764000000000-auth-version';
 import { NoPadCollation1764100000000 } from './1764100000000-no-pad-collation';
 import { FeatureSearchIndex1764200000000 } from './1764200000000-feature-search-index';
+import { WriteClaims1764300000000 } from './1764300000000-write-claims';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   AuthVersion1764000000000,
   NoPadCollation1764100000000,
   FeatureSearchIndex1764200000000,
+  WriteClaims1764300000000,
 ];
