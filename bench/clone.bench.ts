@@ -110,7 +110,8 @@ function serverThreadCpu(): Map<string, number> | null {
 function busiestThreadMs(before: Map<string, number> | null, after: Map<string, number> | null) {
   if (!before || !after) return undefined;
   let most = 0;
-  for (const [task, ns] of after) most = Math.max(most, ns - (before.get(task) ?? ns));
+  // A thread that started during the clone (a new pooled connection) counts from zero.
+  for (const [task, ns] of after) most = Math.max(most, ns - (before.get(task) ?? 0));
   return most / 1e6;
 }
 

@@ -275,7 +275,7 @@ export class StrategiesStore {
   }
 
   /**
-   * The MySQL/MariaDB form of the copy (issue 15, docs/decisions-clone.md "MariaDB"): the map from
+   * The MySQL/MariaDB form of the copy (issue 15; docs/decisions-clone.md, "the strategy copy through a temporary id map"): the map from
    * old to new id is computed once, into a temporary table, instead of once per statement; and the
    * strategies are numbered by feature, then sort order, so that the rows arrive in the order of
    * the `(environment_name, feature_name, sort_order)` index and walk the `feature_name` index
@@ -283,7 +283,7 @@ export class StrategiesStore {
    * landing on a random page for each row. The new ids still ascend in insertion order.
    * The temporary table takes `old_id`'s type from the column it copies (so it compares with the
    * same collation), belongs to this connection only, and is dropped before the connection goes
-   * back to the pool, even when the copy fails (a temporary table outlives a rollback).
+   * back to the pool, also when the copy fails (a temporary table outlives a rollback).
    */
   private async copyEnvironmentThroughIdMap(
     tx: EntityManager,
@@ -292,6 +292,7 @@ export class StrategiesStore {
     target: string,
     projectIds: string[],
   ): Promise<void> {
+    const dropMap = `DROP TEMPORARY TABLE IF EXISTS ${CLONE_ID_MAP}`;
     try {
       await tx.query(
         `CREATE TEMPORARY TABLE ${CLONE_ID_MAP} (PRIMARY KEY (id))
@@ -315,9 +316,12 @@ export class StrategiesStore {
          FROM ${CLONE_ID_MAP} ids JOIN feature_strategy_segments fss ON fss.strategy_id = ids.old_id
          ORDER BY ids.id, fss.segment_id`,
       );
-    } finally {
-      await tx.query(`DROP TEMPORARY TABLE IF EXISTS ${CLONE_ID_MAP}`);
+    } catch (error) {
+      // Drop the map if the connection still can, and report the copy's own error.
+      await tx.query(dropMap).catch(() => undefined);
+      throw error;
     }
+    await tx.query(dropMap);
   }
 
   /** The segment ids of a strategy, ascending, or null when there is no such strategy. */
