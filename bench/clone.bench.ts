@@ -79,29 +79,30 @@ interface CloneRun {
  * The busiest thread during a clone is the clone's connection (the other clients of a shared
  * server may make it another thread; the figure is labelled as the busiest thread's).
  */
-function serverThreadCpu(): Map<string, number> | null {
+function serverThreadCpu(pid: string | null): Map<string, number> | null {
+  if (!pid) return null;
   try {
-    const pid = readdirSync('/proc').find((entry) => {
-      if (!/^\d+$/.test(entry)) return false;
-      try {
-        return /^(mariadbd|mysqld)$/.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim());
-      } catch {
-        return false;
-      }
-    });
-    if (!pid) return null;
     const cpu = new Map<string, number>();
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       try {
-        cpu.set(
-          task,
-          Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]),
-        );
+        const [ns] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+        cpu.set(task, Number(ns));
       } catch {
         // The thread ended meanwhile.
       }
     }
     return cpu;
+  } catch {
+    return null;
+  }
+}
+
+/** The process id of the server behind `dataSource`, from its pid file, if it is on this machine. */
+async function serverPid(dataSource: DataSource): Promise<string | null> {
+  try {
+    const [row] = (await dataSource.query('SELECT @@pid_file AS f')) as Array<{ f: string }>;
+    const pid = readFileSync(row.f, 'utf8').trim();
+    return /^\d+$/.test(pid) ? pid : null;
   } catch {
     return null;
   }
@@ -452,7 +453,7 @@ async function cloneOnce(
   http: Http,
   sql: TimedSqlCounter,
   name: string,
-  kind: Kind,
+  pid: string | null,
 ): Promise<CloneRun> {
   sql.sentAt = [];
   let status = 0;
@@ -462,7 +463,7 @@ async function cloneOnce(
   let cpuMs = 0;
   let serverThreadMs: number | undefined;
   const { statements } = await sql.measure(async () => {
-    const threadsBefore = kind === 'mysql' ? serverThreadCpu() : null;
+    const threadsBefore = serverThreadCpu(pid);
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
     const res = await http('POST', `/api/admin/environments/${SOURCE}/clone`, {
@@ -473,7 +474,7 @@ async function cloneOnce(
     ms = end - start;
     const cpu = process.cpuUsage(cpuBefore);
     cpuMs = (cpu.user + cpu.system) / 1000;
-    serverThreadMs = busiestThreadMs(threadsBefore, kind === 'mysql' ? serverThreadCpu() : null);
+    serverThreadMs = busiestThreadMs(threadsBefore, serverThreadCpu(pid));
     status = res.status;
     body = res.body;
   });
@@ -545,10 +546,11 @@ async function benchOne(kind: Kind): Promise<boolean> {
     }
 
     const keep = process.env.BENCH_KEEP_CLONES === '1';
+    const pid = kind === 'mysql' ? await serverPid(dataSource) : null;
     const runs: CloneRun[] = [];
     for (let n = 0; n <= MEASURED_CLONES; n++) {
       const name = n === 0 ? 'clone-warmup' : `clone-${n}`;
-      const run = await cloneOnce(http, sql, name, kind);
+      const run = await cloneOnce(http, sql, name, pid);
       if (n > 0) runs.push(run);
       // Checked after the timing, so the checks do not weigh on the figure.
       const copied = await countsOf(dataSource, name);
