@@ -17,7 +17,7 @@
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +37,8 @@ const STRATEGIES_PER_FEATURE = 2;
 const MEASURED_CLONES = 5;
 // Features whose rows are built and inserted together, to keep the setup's memory small.
 const FEATURES_PER_BATCH = 250;
-const TARGET_MS = 1000;
+// Issue 5's target on each database; issue 15 lowered MariaDB/MySQL's to 600 ms.
+const TARGET_MS: Record<Kind, number> = { sqlite: 1000, mysql: 600 };
 
 const ADMIN_TOKEN = '*:*.bench-admin-token-0123456789abcdef';
 const PROJECT = 'bench';
@@ -66,6 +67,54 @@ interface CloneRun {
   authStatements: number;
   /** Time from each statement being sent to the next one (or to the response), ms. */
   statementMs: number[];
+  /** CPU time of this process (the app, and SQLite in it) during the request, ms. */
+  cpuMs: number;
+  /** CPU time of the busiest thread of a local MariaDB server during the request, ms. */
+  serverThreadMs?: number;
+}
+
+/**
+ * CPU time (ns) of each thread of the local mariadbd/mysqld, read from /proc, or null when the
+ * server is not on this machine or not readable. On a loaded machine the wall time of a clone is
+ * mostly waiting for a core; the CPU time of the server thread that ran it is the steadier figure.
+ * The busiest thread during a clone is the clone's connection (the other clients of a shared
+ * server may make it another thread; the figure is labelled as the busiest thread's).
+ */
+function serverThreadCpu(pid: string | null): Map<string, number> | null {
+  if (!pid) return null;
+  try {
+    const cpu = new Map<string, number>();
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [ns] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+        cpu.set(task, Number(ns));
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+    return cpu;
+  } catch {
+    return null;
+  }
+}
+
+/** The process id of the server behind `dataSource`, from its pid file, if it is on this machine. */
+async function serverPid(dataSource: DataSource): Promise<string | null> {
+  try {
+    const [row] = (await dataSource.query('SELECT @@pid_file AS f')) as Array<{ f: string }>;
+    const pid = readFileSync(row.f, 'utf8').trim();
+    return /^\d+$/.test(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function busiestThreadMs(before: Map<string, number> | null, after: Map<string, number> | null) {
+  if (!before || !after) return undefined;
+  let most = 0;
+  // A thread that started during the clone (a new pooled connection) counts from zero.
+  for (const [task, ns] of after) most = Math.max(most, ns - (before.get(task) ?? 0));
+  return most / 1e6;
 }
 
 const mib = (kib: number) => (kib / 1024).toFixed(0);
@@ -404,13 +453,22 @@ async function settle(kind: Kind, dataSource: DataSource): Promise<void> {
   }
 }
 
-async function cloneOnce(http: Http, sql: TimedSqlCounter, name: string): Promise<CloneRun> {
+async function cloneOnce(
+  http: Http,
+  sql: TimedSqlCounter,
+  name: string,
+  pid: string | null,
+): Promise<CloneRun> {
   sql.sentAt = [];
   let status = 0;
   let body: unknown;
   let ms = 0;
   let end = 0;
+  let cpuMs = 0;
+  let serverThreadMs: number | undefined;
   const { statements } = await sql.measure(async () => {
+    const threadsBefore = serverThreadCpu(pid);
+    const cpuBefore = process.cpuUsage();
     const start = performance.now();
     const res = await http('POST', `/api/admin/environments/${SOURCE}/clone`, {
       name,
@@ -418,6 +476,9 @@ async function cloneOnce(http: Http, sql: TimedSqlCounter, name: string): Promis
     });
     end = performance.now();
     ms = end - start;
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuMs = (cpu.user + cpu.system) / 1000;
+    serverThreadMs = busiestThreadMs(threadsBefore, serverThreadCpu(pid));
     status = res.status;
     body = res.body;
   });
@@ -431,6 +492,8 @@ async function cloneOnce(http: Http, sql: TimedSqlCounter, name: string): Promis
     statements: statements.filter((statement) => !isAuth(statement)),
     authStatements: statements.filter(isAuth).length,
     statementMs: statementMs.filter((_, i) => !isAuth(statements[i])),
+    cpuMs,
+    serverThreadMs,
   };
 }
 
@@ -487,10 +550,11 @@ async function benchOne(kind: Kind): Promise<boolean> {
     }
 
     const keep = process.env.BENCH_KEEP_CLONES === '1';
+    const pid = kind === 'mysql' ? await serverPid(dataSource) : null;
     const runs: CloneRun[] = [];
     for (let n = 0; n <= MEASURED_CLONES; n++) {
       const name = n === 0 ? 'clone-warmup' : `clone-${n}`;
-      const run = await cloneOnce(http, sql, name);
+      const run = await cloneOnce(http, sql, name, pid);
       if (n > 0) runs.push(run);
       // Checked after the timing, so the checks do not weigh on the figure.
       const copied = await countsOf(dataSource, name);
@@ -517,7 +581,11 @@ async function benchOne(kind: Kind): Promise<boolean> {
         settled = `; deleted, settled in ${((performance.now() - settleStart) / 1000).toFixed(1)} s`;
       }
       console.log(
-        `${name}: ${fmt(run.ms)}, ${run.statements.length} statements` +
+        `${name}: ${fmt(run.ms)} (CPU: app ${fmt(run.cpuMs)}` +
+          (run.serverThreadMs === undefined
+            ? ''
+            : `, busiest server thread ${fmt(run.serverThreadMs)}`) +
+          `), ${run.statements.length} statements` +
           (run.authStatements > 0 ? ` (+${run.authStatements} token lookup)` : '') +
           `; copied ${copied.featureEnvironments} feature-environment rows, ` +
           `${copied.strategies} strategies, ${copied.segmentLinks} segment links, ` +
@@ -541,12 +609,19 @@ async function benchOne(kind: Kind): Promise<boolean> {
         (keep ? ' (clones kept: the tables grow)' : ' (each deleted after its check)'),
     );
     console.log(`  min–max: ${fmt(Math.min(...times))} – ${fmt(Math.max(...times))}`);
+    console.log(`  median CPU of the app process: ${fmt(median(runs.map((r) => r.cpuMs)))}`);
+    const threadMs = runs.flatMap((r) =>
+      r.serverThreadMs === undefined ? [] : [r.serverThreadMs],
+    );
+    if (threadMs.length > 0) {
+      console.log(`  median CPU of the busiest server thread: ${fmt(median(threadMs))}`);
+    }
     console.log(
       `  SQL statements per clone: ${counts.join(', ')} (auth token lookups not counted)`,
     );
     console.log(`  peak RSS: ${mib(process.resourceUsage().maxRSS)} MiB`);
     console.log(
-      `  target (< ${TARGET_MS} ms median): ${mid < TARGET_MS ? 'met' : 'NOT met'}` +
+      `  target (< ${TARGET_MS[kind]} ms median): ${mid < TARGET_MS[kind] ? 'met' : 'NOT met'}` +
         (ok ? '' : '\n  COPY CHECK FAILED'),
     );
   } finally {
@@ -574,7 +649,9 @@ async function main(): Promise<void> {
     process.exitCode = (await benchOne(kind)) ? 0 : 1;
     return;
   }
-  const kinds: Kind[] = process.env.BENCH_DATABASE_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+  const all: Kind[] = process.env.BENCH_DATABASE_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+  // BENCH_ONLY=sqlite|mysql runs one of them.
+  const kinds = all.filter((each) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === each);
   let ok = true;
   for (const each of kinds) ok = (await runChild(each)) && ok;
   if (!ok) {

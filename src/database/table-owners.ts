@@ -32,6 +32,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   events: 'events',
   // A temporary table of one export's feature names, created and dropped inside its transaction.
   export_selection: 'export',
+  // A temporary map from old to new strategy id during one environment clone (MySQL only).
+  clone_strategy_ids: 'features',
   // The lock row that serialises migrations on Galera (migration-lock.store.ts); not a migration.
   migrations_lock: 'database',
 };

@@ -129,6 +129,16 @@ function newIdPrefix(): string {
 /** SQL of a new id: the prefix parameter and `rn`, the rank, as 7 zero-padded digits. */
 const NEW_ID = `CONCAT(?, SUBSTR(CONCAT('0000000', ids.rn), -7))`;
 
+/** The clone's temporary map from old to new strategy id (MySQL/MariaDB only). */
+const CLONE_ID_MAP = 'clone_strategy_ids';
+
+/** The columns the clone writes, and what it writes into them from a source strategy `fs`. */
+const COPIED_COLUMNS = `id, feature_name, environment_name, strategy_name, title, parameters,
+  constraints, variants, sort_order, disabled, created_at`;
+const copiedValues = (fs: string) => `${fs}.feature_name, ?, ${fs}.strategy_name, ${fs}.title,
+  ${fs}.parameters, ${fs}.constraints, ${fs}.variants, ${fs}.sort_order, ${fs}.disabled,
+  ${fs}.created_at`;
+
 /** The `feature_strategies` table and its segment links (`feature_strategy_segments`). */
 @Injectable()
 export class StrategiesStore {
@@ -238,7 +248,7 @@ export class StrategiesStore {
 
   /**
    * The clone's copy of every strategy of the projects' features in `source`, and of their
-   * segment links: two INSERT ... SELECT statements that number the strategies alike.
+   * segment links: set-based statements that number the strategies alike (see NEW_ID).
    */
   async copyEnvironment(
     tx: EntityManager,
@@ -247,14 +257,16 @@ export class StrategiesStore {
     projectIds: string[],
   ): Promise<void> {
     const prefix = newIdPrefix();
+    if (dialectOf(this.dataSource) === 'mysql') {
+      await this.copyEnvironmentThroughIdMap(tx, prefix, source, target, projectIds);
+      return;
+    }
     const idMap = `(SELECT fs.id AS old_id, ROW_NUMBER() OVER (ORDER BY fs.id) AS rn
        FROM feature_strategies fs JOIN features f ON f.name = fs.feature_name
        WHERE fs.environment_name = ? AND f.project_id IN (${placeholders(projectIds)})) ids`;
     await tx.query(
-      `INSERT INTO feature_strategies (id, feature_name, environment_name, strategy_name, title, parameters,
-         constraints, variants, sort_order, disabled, created_at)
-       SELECT ${NEW_ID}, fs.feature_name, ?, fs.strategy_name, fs.title, fs.parameters,
-         fs.constraints, fs.variants, fs.sort_order, fs.disabled, fs.created_at
+      `INSERT INTO feature_strategies (${COPIED_COLUMNS})
+       SELECT ${NEW_ID}, ${copiedValues('fs')}
        FROM ${idMap} JOIN feature_strategies fs ON fs.id = ids.old_id
        ORDER BY ids.rn`,
       [prefix, target, source, ...projectIds],
@@ -266,6 +278,56 @@ export class StrategiesStore {
        ORDER BY ids.rn, fss.segment_id`,
       [prefix, source, ...projectIds],
     );
+  }
+
+  /**
+   * The MySQL/MariaDB form of the copy (issue 15; docs/decisions-clone.md, "the strategy copy through a temporary id map"): the map from
+   * old to new id is computed once, into a temporary table, instead of once per statement; and the
+   * strategies are numbered by feature, then sort order, so that the rows arrive in the order of
+   * the `(environment_name, feature_name, sort_order)` index and walk the `feature_name` index
+   * (and the features' primary key for the foreign-key check) from start to end, instead of
+   * landing on a random page for each row. The new ids still ascend in insertion order.
+   * The temporary table takes `old_id`'s type from the column it copies (so it compares with the
+   * same collation), belongs to this connection only, and is dropped before the connection goes
+   * back to the pool, also when the copy fails (a temporary table outlives a rollback).
+   */
+  private async copyEnvironmentThroughIdMap(
+    tx: EntityManager,
+    prefix: string,
+    source: string,
+    target: string,
+    projectIds: string[],
+  ): Promise<void> {
+    const dropMap = `DROP TEMPORARY TABLE IF EXISTS ${CLONE_ID_MAP}`;
+    try {
+      await tx.query(
+        `CREATE TEMPORARY TABLE ${CLONE_ID_MAP} (PRIMARY KEY (id))
+         SELECT fs.id AS old_id,
+           CONCAT(?, SUBSTR(CONCAT('0000000',
+             ROW_NUMBER() OVER (ORDER BY fs.feature_name, fs.sort_order, fs.id)), -7)) AS id
+         FROM feature_strategies fs JOIN features f ON f.name = fs.feature_name
+         WHERE fs.environment_name = ? AND f.project_id IN (${placeholders(projectIds)})`,
+        [prefix, source, ...projectIds],
+      );
+      await tx.query(
+        `INSERT INTO feature_strategies (${COPIED_COLUMNS})
+         SELECT ids.id, ${copiedValues('fs')}
+         FROM ${CLONE_ID_MAP} ids JOIN feature_strategies fs ON fs.id = ids.old_id
+         ORDER BY ids.id`,
+        [target],
+      );
+      await tx.query(
+        `INSERT INTO feature_strategy_segments (strategy_id, segment_id)
+         SELECT ids.id, fss.segment_id
+         FROM ${CLONE_ID_MAP} ids JOIN feature_strategy_segments fss ON fss.strategy_id = ids.old_id
+         ORDER BY ids.id, fss.segment_id`,
+      );
+    } catch (error) {
+      // Drop the map if the connection still can, and report the copy's own error.
+      await tx.query(dropMap).catch(() => undefined);
+      throw error;
+    }
+    await tx.query(dropMap);
   }
 
   /** The segment ids of a strategy, ascending, or null when there is no such strategy. */
