@@ -443,13 +443,13 @@ describe('events of the remaining writes, and the people of a feature', () => {
       const adaCard = { id: adaId, name: 'Ada', imageUrl: 'https://example.com/ada.png' };
       const bobCard = { id: bobId, name: 'bob', imageUrl: null };
       expect(feature.createdBy).toEqual(adaCard);
-      expect(feature.collaborators).toEqual([bobCard, adaCard]);
+      expect(feature.collaborators).toEqual({ users: [bobCard, adaCard] });
 
       // Ada changes it again: she becomes the most recent.
       await withCookie(t, ada).patch(featureUrl('people'), { stale: true }).expect(200);
       const list = (await t.admin.get('/api/admin/projects/default/features').expect(200)).body;
       const listed = list.features.find((f: { name: string }) => f.name === 'people');
-      expect(listed.collaborators).toEqual([adaCard, bobCard]);
+      expect(listed.collaborators).toEqual({ users: [adaCard, bobCard] });
       expect(listed.createdBy).toEqual(adaCard);
 
       const search = await t.admin.get('/api/admin/search/features?query=people').expect(200);
@@ -461,9 +461,9 @@ describe('events of the remaining writes, and the people of a feature', () => {
       await withCookie(t, bob).patch(featureUrl('by-token'), { stale: true }).expect(200);
       const feature = (await t.admin.get(featureUrl('by-token')).expect(200)).body;
       expect(feature.createdBy).toBeNull();
-      expect(feature.collaborators).toEqual([
-        { id: await userId('bob'), name: 'bob', imageUrl: null },
-      ]);
+      expect(feature.collaborators).toEqual({
+        users: [{ id: await userId('bob'), name: 'bob', imageUrl: null }],
+      });
       const search = await t.admin.get('/api/admin/search/features?query=by-token').expect(200);
       expect(search.body.features[0].createdBy).toEqual({ id: 0, name: 'unknown', imageUrl: '' });
     });
@@ -491,7 +491,10 @@ describe('events of the remaining writes, and the people of a feature', () => {
 
       // Marking a favorite changes no feature: Ada stays where she was among the collaborators.
       const feature = (await t.admin.get(featureUrl('people')).expect(200)).body;
-      expect(feature.collaborators.map((c: { name: string }) => c.name)).toEqual(['Ada', 'bob']);
+      expect(feature.collaborators.users.map((c: { name: string }) => c.name)).toEqual([
+        'Ada',
+        'bob',
+      ]);
       const events = await allEvents(t);
       expect(events.filter((e) => e.type === 'feature-favorited')).toEqual([
         expect.objectContaining({ featureName: 'people', createdBy: 'Ada' }),

@@ -65,7 +65,7 @@ describe('features', () => {
         lifecycle: { stage: 'initial', enteredStageAt: expect.stringMatching(ISO) },
         // An admin token is nobody: no creator, no collaborators, no favorites.
         createdBy: null,
-        collaborators: [],
+        collaborators: { users: [] },
         favorite: false,
       });
     });
@@ -306,6 +306,10 @@ describe('features', () => {
         });
         for (const [key, value] of Object.entries(expected)) {
           if (value === null || (Array.isArray(value) && value.length === 0)) delete expected[key];
+        }
+        // Nobody changed these features through a session: the list leaves out the empty users.
+        if ((record.collaborators as { users: unknown[] }).users.length === 0) {
+          delete expected.collaborators;
         }
         expect(listed).toEqual(expected);
       }

@@ -216,7 +216,7 @@ export function toFeatureDto(row: FeatureRow, parts: FeatureParts): FeatureDto {
     lifecycle: parts.lifecycle,
     // Filled in by FeaturePeopleService on the routes that show them.
     createdBy: null,
-    collaborators: [],
+    collaborators: { users: [] },
     favorite: false,
   };
 }

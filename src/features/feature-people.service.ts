@@ -41,7 +41,12 @@ export class FeaturePeopleService {
     const { people, favorites } = await this.of(features.map((feature) => feature.name));
     return features.map((feature) => {
       const { createdBy, collaborators } = people.get(feature.name) ?? NOBODY;
-      return { ...feature, createdBy, collaborators, favorite: favorites.has(feature.name) };
+      return {
+        ...feature,
+        createdBy,
+        collaborators: { users: collaborators },
+        favorite: favorites.has(feature.name),
+      };
     });
   }
 

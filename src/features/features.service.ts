@@ -57,7 +57,7 @@ export class FeaturesService {
       const found = people.get(item.name);
       if (found?.createdBy) text += `,"createdBy":${JSON.stringify(found.createdBy)}`;
       if (found && found.collaborators.length > 0) {
-        text += `,"collaborators":${JSON.stringify(found.collaborators)}`;
+        text += `,"collaborators":{"users":${JSON.stringify(found.collaborators)}}`;
       }
       parts.push(`${text},"favorite":${favorites.has(item.name)}}`);
     }

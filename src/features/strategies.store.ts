@@ -257,7 +257,7 @@ export class StrategiesStore {
     projectIds: string[],
   ): Promise<void> {
     const prefix = newIdPrefix();
-    if (dialectOf(this.dataSource) === 'mysql') {
+    if (dialectOf(this.dataSource) !== 'sqlite') {
       await this.copyEnvironmentThroughIdMap(tx, prefix, source, target, projectIds);
       return;
     }

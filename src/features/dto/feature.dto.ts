@@ -56,6 +56,16 @@ export class FeaturePersonDto {
   @ApiProperty({ type: String, nullable: true }) imageUrl: string | null;
 }
 
+/** The seed's `collaborators`: an object holding the users, as Unleash's admin UI reads it. */
+@ApiSchema({ name: 'featureCollaboratorsSchema' })
+export class FeatureCollaboratorsDto {
+  @ApiProperty({
+    type: [FeaturePersonDto],
+    description: 'The users who changed the feature, most recent change first',
+  })
+  users: FeaturePersonDto[];
+}
+
 /** The seed's Feature record. */
 @ApiSchema({ name: 'featureSchema' })
 export class FeatureDto {
@@ -81,11 +91,7 @@ export class FeatureDto {
     description: 'The user who created it; null when an API token (or an import) did',
   })
   createdBy: FeaturePersonDto | null;
-  @ApiProperty({
-    type: [FeaturePersonDto],
-    description: 'The users who changed it, most recent first',
-  })
-  collaborators: FeaturePersonDto[];
+  @ApiProperty({ type: FeatureCollaboratorsDto }) collaborators: FeatureCollaboratorsDto;
   @ApiProperty({ description: "Whether it is among the signed-in user's favorites" })
   favorite: boolean;
 }
@@ -134,8 +140,8 @@ export class FeatureListItemDto {
     description: 'Left out when an API token (or an import) created it',
   })
   createdBy?: FeaturePersonDto;
-  @ApiPropertyOptional({ type: [FeaturePersonDto], description: ABSENT })
-  collaborators?: FeaturePersonDto[];
+  @ApiPropertyOptional({ type: FeatureCollaboratorsDto, description: ABSENT })
+  collaborators?: FeatureCollaboratorsDto;
   @ApiProperty({ description: "Whether it is among the signed-in user's favorites" })
   favorite: boolean;
 }
