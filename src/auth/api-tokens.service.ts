@@ -6,6 +6,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/app-config';
 import { NotFoundError, PermissionError, ValidationError } from '../common/errors';
+import { isUniqueViolation } from '../common/database-errors';
 import { EventsService } from '../events/events.service';
 import { ApiToken } from './api-token.entity';
 import { CreateApiTokenDto } from './dto/create-api-token.dto';
@@ -214,13 +215,19 @@ export class ApiTokensService implements OnApplicationBootstrap {
         createdAt: new Date(),
       }),
     );
-    await this.dataSource.transaction(async (tx) => {
-      await tx.insert(ApiToken, rows);
-      await this.events.record(
-        tx,
-        ...rows.map((row) => ({ type: 'api-token-created', data: tokenEventData(row) })),
-      );
-    });
+    try {
+      await this.dataSource.transaction(async (tx) => {
+        await tx.insert(ApiToken, rows);
+        await this.events.record(
+          tx,
+          ...rows.map((row) => ({ type: 'api-token-created', data: tokenEventData(row) })),
+        );
+      });
+    } catch (error) {
+      // Replicas starting at once: another one stored the configured tokens first.
+      if (isUniqueViolation(error)) return;
+      throw error;
+    }
   }
 
   /**
