@@ -170,11 +170,17 @@ function parseTags(raw: string | undefined, fail: Fail): TagCondition | undefine
     }
     tags.push({ type: item.slice(0, colon), value: item.slice(colon + 1) });
   }
-  const op = parsed.operator;
+  return { ...includeMatch(parsed.operator), tags };
+}
+
+/** What an include operator asks of a set of names: any or all of them, present or absent. */
+function includeMatch(op: (typeof INCLUDE_OPERATORS)[number]): {
+  match: 'any' | 'all';
+  negated: boolean;
+} {
   return {
     match: op === 'INCLUDE_ALL_OF' || op === 'EXCLUDE_ALL' ? 'all' : 'any',
     negated: op === 'DO_NOT_INCLUDE' || op === 'EXCLUDE_IF_ANY_OF' || op === 'EXCLUDE_ALL',
-    tags,
   };
 }
 
@@ -182,12 +188,7 @@ function parseTags(raw: string | undefined, fail: Fail): TagCondition | undefine
 function parseSegments(raw: string | undefined, fail: Fail): SegmentCondition | undefined {
   const parsed = splitOperator(raw, INCLUDE_OPERATORS, 'segment', fail);
   if (!parsed) return undefined;
-  const op = parsed.operator;
-  return {
-    match: op === 'INCLUDE_ALL_OF' || op === 'EXCLUDE_ALL' ? 'all' : 'any',
-    negated: op === 'DO_NOT_INCLUDE' || op === 'EXCLUDE_IF_ANY_OF' || op === 'EXCLUDE_ALL',
-    names: [...new Set(parsed.values)],
-  };
+  return { ...includeMatch(parsed.operator), names: [...new Set(parsed.values)] };
 }
 
 /** `environment:enabled|disabled` items, repeated or comma-separated (Unleash's `status`). */
