@@ -10,4 +10,4 @@ trap 'scripts/galera.sh stop' EXIT
 scripts/galera.sh start
 export TEST_DATABASE_URL=mariadb://root@127.0.0.1:3311/flagkeeper_galera
 export TEST_GALERA_URLS=mariadb://root@127.0.0.1:3311,mariadb://root@127.0.0.1:3312,mariadb://root@127.0.0.1:3313
-npx jest --config jest.config.js --selectProjects e2e "$@"
+npx jest --selectProjects e2e --config jest.config.js "$@"
