@@ -95,6 +95,55 @@ describe('import: set-based', () => {
   }, 60000);
 });
 
+describe('import: the tags catalogue', () => {
+  let t: TestApp;
+  let segment: { id: number; name: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    segment = await staffSegment(t);
+    await create(t, '/api/admin/tag-types', { name: 'team' });
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+    // In the catalogue already, and carried by the file: listed once after the import.
+    await create(t, '/api/admin/tags', { type: 'team', value: 'group-1' });
+  });
+  afterAll(() => t.close());
+
+  const catalogue = async () =>
+    ((await expectStatus(t.admin.get('/api/admin/tags'), 200)).body as { tags: unknown[] }).tags;
+
+  it('lists every imported tag once, adds none on a re-import or a failed import', async () => {
+    const doc = generatedDocument(12, segment);
+    // A value carried by a feature the file repeats for another: one catalogue row.
+    doc.featureTags.push({ featureName: 'gen-00002', tagType: 'simple', tagValue: 'imported' });
+    doc.featureTags.push({ featureName: 'gen-00003', tagType: 'simple', tagValue: 'imported' });
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const expected = [
+      { type: 'simple', value: 'generated' },
+      { type: 'simple', value: 'imported' },
+      ...Array.from({ length: 10 }, (_, i) => ({ type: 'team', value: `group-${i}` })),
+    ];
+    expect(await catalogue()).toEqual(expected);
+
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    expect(await catalogue()).toEqual(expected);
+
+    const failing = generatedDocument(2, segment);
+    failing.features.forEach((f) => (f.name = `x${f.name as string}`));
+    for (const list of [failing.featureEnvironments, failing.featureStrategies]) {
+      list.forEach((entry) => (entry.featureName = `x${entry.featureName as string}`));
+    }
+    failing.dependencies = [];
+    failing.featureTags = [{ featureName: 'xgen-00001', tagType: 'simple', tagValue: 'never' }];
+    failing.featureStrategies[0].name = 'noSuchType';
+    expectErrorRecord(await t.admin.post(IMPORT, body(failing)), 400, 'ValidationError');
+    expect(await catalogue()).toEqual(expected);
+  });
+});
+
 describe('import: round trip (seeded property)', () => {
   let source: TestApp;
   let target: TestApp;

@@ -14,9 +14,16 @@ import type { TagDto } from '../tags/dto/tag.dto';
 import { ExportScope, featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
-/** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
 const TAG_FIELDS = { type: 'name', value: 'name' } as const;
+
+/**
+ * One key per feature tag, for the sets that drop repeats and compare stored tags with a file's.
+ * NUL cannot occur in a name or a tag value (the name rule, the DTOs), so no two tags share one.
+ */
+export function featureTagKey(tag: { feature: string; type: string; value: string }): string {
+  return `${tag.feature}\u0000${tag.type}\u0000${tag.value}`;
+}
 
 /** The `feature_tags` table. */
 @Injectable()
