@@ -450,6 +450,60 @@ describe('import: as the API behaves, and its limits', () => {
       ).body as Array<{ stage: string }>
     ).map((row) => row.stage);
 
+  it('keeps on a re-import the strategies and tags the file repeats (same ids), replaces the others', async () => {
+    const doc = renamed(generatedDocument(3, segment), 'again');
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const first = await exportOf(t, 'default', 'development');
+    const ids = (exported: ImportDocument) =>
+      new Map(
+        exported.featureStrategies
+          .filter((s) => (s.featureName as string).startsWith('again-'))
+          .map((s) => [`${s.featureName as string}/${s.sortOrder as number}`, s.id]),
+      );
+    const tagsOf = (exported: ImportDocument) =>
+      exported.featureTags
+        .filter((tag) => (tag.featureName as string).startsWith('again-'))
+        .map(
+          (tag) =>
+            `${tag.featureName as string} ${tag.tagType as string}:${tag.tagValue as string}`,
+        );
+    const before = ids(first);
+    expect(before.size).toBe(6);
+
+    // The same file: nothing of strategies, their segments or tags is written.
+    const same = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
+    const writes = (statements: string[]) =>
+      statements.filter((sql) =>
+        /^\s*(INSERT|DELETE|UPDATE)\b[^]*\b(feature_strategies|feature_strategy_segments|feature_tags)\b/.test(
+          sql,
+        ),
+      );
+    expect(writes(same.statements)).toEqual([]);
+    expect(ids(await exportOf(t, 'default', 'development'))).toEqual(before);
+
+    // One strategy and one tag differ: only they are replaced.
+    doc.featureStrategies[2].parameters = { rollout: '25', stickiness: 'default', groupId: 'g' };
+    doc.featureTags[0].tagValue = 'renamed';
+    const changed = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
+    expect(writes(changed.statements).length).toBeGreaterThan(0);
+    const second = await exportOf(t, 'default', 'development');
+    const after = ids(second);
+    for (const [key, id] of before) {
+      if (key === 'again-gen-00002/0') expect(after.get(key)).not.toBe(id);
+      else expect(after.get(key)).toBe(id);
+    }
+    const moved = second.featureStrategies.find((s) => s.id === after.get('again-gen-00002/0'));
+    expect(moved?.parameters).toEqual({ rollout: '25', stickiness: 'default', groupId: 'g' });
+    expect(moved?.segments).toEqual([segment.id]);
+    expect(tagsOf(second)).toEqual(
+      tagsOf(first)
+        .map((tag) =>
+          tag === 'again-gen-00001 simple:generated' ? 'again-gen-00001 simple:renamed' : tag,
+        )
+        .sort(),
+    );
+  });
+
   it('answers 400 with the path of each bad item of a large file, the same on both routes, and writes nothing', async () => {
     const doc = renamed(generatedDocument(1500, segment), 'big');
     (doc.featureStrategies[2345].constraints as Array<Record<string, unknown>>)[0].operator =

@@ -16,7 +16,7 @@ import {
 function recorder(): { tx: EntityManager; statements: Array<{ sql: string; template: string }> } {
   const statements: Array<{ sql: string; template: string }> = [];
   const tx = {
-    query: (template: string, params?: unknown[]) => {
+    query: (template: string, params?: Parameters<typeof format>[1]) => {
       statements.push({ sql: format(template, params ?? []), template });
       return Promise.resolve([]);
     },
