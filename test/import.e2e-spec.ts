@@ -558,6 +558,24 @@ describe('import: as the API behaves, and its limits', () => {
     expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
   });
 
+  it('refuses reserved keys spelled with escapes, and unpaired surrogates, with their path', async () => {
+    const doc = generatedDocument(3, segment);
+    const text = JSON.stringify(body(doc))
+      .replace('"operator":"NOT_IN"', '"operator":"NOT_IN","\\u005f_proto__":{"to\\u0053tring":1}')
+      .replace('"description":"Generated gen-00003"', '"description":"Generated \\ud800"');
+    const record = expectErrorRecord(
+      await t.admin.post(IMPORT).set('content-type', 'application/json').send(text),
+      400,
+      'ValidationError',
+    );
+    expect(record.details?.map((d) => d.path)).toEqual([
+      '/body/data/features/2/description',
+      '/body/data/featureStrategies/1/constraints/0/__proto__',
+      '/body/data/featureStrategies/1/constraints/0/__proto__/toString',
+    ]);
+    expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
+  });
+
   it('takes bodies over 10 MiB on import and validate, and answers 413 over 32 MiB', async () => {
     const doc = renamed(generatedDocument(2, segment), 'padded');
     // Whitespace between JSON tokens: a valid body of any size without building 10,000 features.
