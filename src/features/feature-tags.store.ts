@@ -107,8 +107,12 @@ export class FeatureTagsStore {
     const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
     const stored: Array<{ feature_name: string; tag_type: string; tag_value: string }> =
       await tx.query(
-        `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM ${selected}
-           JOIN feature_tags ft ON ft.feature_name = j.name${forUpdate(dialect)}`,
+        // As strategies.store's read: a join on MySQL, IN (sub-select) on SQLite.
+        dialect !== 'sqlite'
+          ? `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM ${selected}
+               JOIN feature_tags ft ON ft.feature_name = j.name${forUpdate(dialect)}`
+          : `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM feature_tags ft
+              WHERE ft.feature_name IN (SELECT j.name FROM ${selected})`,
         [JSON.stringify(featureNames.map((name) => ({ name })))],
       );
     const wanted = new Set(rows.map(featureTagKey));
