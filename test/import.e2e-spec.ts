@@ -95,6 +95,55 @@ describe('import: set-based', () => {
   }, 60000);
 });
 
+describe('import: the tags catalogue', () => {
+  let t: TestApp;
+  let segment: { id: number; name: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    segment = await staffSegment(t);
+    await create(t, '/api/admin/tag-types', { name: 'team' });
+    await create(t, '/api/admin/context', {
+      name: 'region',
+      legalValues: [{ value: 'eu' }, { value: 'us' }],
+    });
+    // In the catalogue already, and carried by the file: listed once after the import.
+    await create(t, '/api/admin/tags', { type: 'team', value: 'group-1' });
+  });
+  afterAll(() => t.close());
+
+  const catalogue = async () =>
+    ((await expectStatus(t.admin.get('/api/admin/tags'), 200)).body as { tags: unknown[] }).tags;
+
+  it('lists every imported tag once, adds none on a re-import or a failed import', async () => {
+    const doc = generatedDocument(12, segment);
+    // A value carried by a feature the file repeats for another: one catalogue row.
+    doc.featureTags.push({ featureName: 'gen-00002', tagType: 'simple', tagValue: 'imported' });
+    doc.featureTags.push({ featureName: 'gen-00003', tagType: 'simple', tagValue: 'imported' });
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const expected = [
+      { type: 'simple', value: 'generated' },
+      { type: 'simple', value: 'imported' },
+      ...Array.from({ length: 10 }, (_, i) => ({ type: 'team', value: `group-${i}` })),
+    ];
+    expect(await catalogue()).toEqual(expected);
+
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    expect(await catalogue()).toEqual(expected);
+
+    const failing = generatedDocument(2, segment);
+    failing.features.forEach((f) => (f.name = `x${f.name as string}`));
+    for (const list of [failing.featureEnvironments, failing.featureStrategies]) {
+      list.forEach((entry) => (entry.featureName = `x${entry.featureName as string}`));
+    }
+    failing.dependencies = [];
+    failing.featureTags = [{ featureName: 'xgen-00001', tagType: 'simple', tagValue: 'never' }];
+    failing.featureStrategies[0].name = 'noSuchType';
+    expectErrorRecord(await t.admin.post(IMPORT, body(failing)), 400, 'ValidationError');
+    expect(await catalogue()).toEqual(expected);
+  });
+});
+
 describe('import: round trip (seeded property)', () => {
   let source: TestApp;
   let target: TestApp;
@@ -401,6 +450,60 @@ describe('import: as the API behaves, and its limits', () => {
       ).body as Array<{ stage: string }>
     ).map((row) => row.stage);
 
+  it('keeps on a re-import the strategies and tags the file repeats (same ids), replaces the others', async () => {
+    const doc = renamed(generatedDocument(3, segment), 'again');
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const first = await exportOf(t, 'default', 'development');
+    const ids = (exported: ImportDocument) =>
+      new Map(
+        exported.featureStrategies
+          .filter((s) => (s.featureName as string).startsWith('again-'))
+          .map((s) => [`${s.featureName as string}/${s.sortOrder as number}`, s.id]),
+      );
+    const tagsOf = (exported: ImportDocument) =>
+      exported.featureTags
+        .filter((tag) => (tag.featureName as string).startsWith('again-'))
+        .map(
+          (tag) =>
+            `${tag.featureName as string} ${tag.tagType as string}:${tag.tagValue as string}`,
+        );
+    const before = ids(first);
+    expect(before.size).toBe(6);
+
+    // The same file: nothing of strategies, their segments or tags is written.
+    const same = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
+    const writes = (statements: string[]) =>
+      statements.filter((sql) =>
+        /^\s*(INSERT|DELETE|UPDATE)\b[^]*\b(feature_strategies|feature_strategy_segments|feature_tags)\b/.test(
+          sql,
+        ),
+      );
+    expect(writes(same.statements)).toEqual([]);
+    expect(ids(await exportOf(t, 'default', 'development'))).toEqual(before);
+
+    // One strategy and one tag differ: only they are replaced.
+    doc.featureStrategies[2].parameters = { rollout: '25', stickiness: 'default', groupId: 'g' };
+    doc.featureTags[0].tagValue = 'renamed';
+    const changed = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
+    expect(writes(changed.statements).length).toBeGreaterThan(0);
+    const second = await exportOf(t, 'default', 'development');
+    const after = ids(second);
+    for (const [key, id] of before) {
+      if (key === 'again-gen-00002/0') expect(after.get(key)).not.toBe(id);
+      else expect(after.get(key)).toBe(id);
+    }
+    const moved = second.featureStrategies.find((s) => s.id === after.get('again-gen-00002/0'));
+    expect(moved?.parameters).toEqual({ rollout: '25', stickiness: 'default', groupId: 'g' });
+    expect(moved?.segments).toEqual([segment.id]);
+    expect(tagsOf(second)).toEqual(
+      tagsOf(first)
+        .map((tag) =>
+          tag === 'again-gen-00001 simple:generated' ? 'again-gen-00001 simple:renamed' : tag,
+        )
+        .sort(),
+    );
+  });
+
   it('answers 400 with the path of each bad item of a large file, the same on both routes, and writes nothing', async () => {
     const doc = renamed(generatedDocument(1500, segment), 'big');
     (doc.featureStrategies[2345].constraints as Array<Record<string, unknown>>)[0].operator =
@@ -451,6 +554,24 @@ describe('import: as the API behaves, and its limits', () => {
     expect(record.details?.map((d) => d.path)).toEqual([
       '/body/data/featureStrategies/1/constraints/0/constructor',
       '/body/data/featureStrategies/1/constraints/0/constructor/prototype',
+    ]);
+    expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
+  });
+
+  it('refuses reserved keys spelled with escapes, and unpaired surrogates, with their path', async () => {
+    const doc = generatedDocument(3, segment);
+    const text = JSON.stringify(body(doc))
+      .replace('"operator":"NOT_IN"', '"operator":"NOT_IN","\\u005f_proto__":{"to\\u0053tring":1}')
+      .replace('"description":"Generated gen-00003"', '"description":"Generated \\ud800"');
+    const record = expectErrorRecord(
+      await t.admin.post(IMPORT).set('content-type', 'application/json').send(text),
+      400,
+      'ValidationError',
+    );
+    expect(record.details?.map((d) => d.path)).toEqual([
+      '/body/data/features/2/description',
+      '/body/data/featureStrategies/1/constraints/0/__proto__',
+      '/body/data/featureStrategies/1/constraints/0/__proto__/toString',
     ]);
     expect((await t.admin.get('/api/admin/projects/default/features/gen-00001')).status).toBe(404);
   });

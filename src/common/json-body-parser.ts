@@ -86,6 +86,19 @@ function collectProblems(value: unknown, path: string, details: ErrorDetail[]): 
 }
 
 /**
+ * Whether a body's text could hold what collectProblems looks for, by substring checks that are
+ * much cheaper than walking the parsed value (the import's 17 MiB bodies: ~130,000 objects).
+ * Strictly decoded UTF-8 holds no surrogate, so an unpaired one can only come from a `\u`
+ * escape; a reserved key appears either as itself in quotes or spelled with a `\u` escape (the
+ * other escapes stand for characters no reserved key has). A false alarm only costs the walk.
+ */
+function mayHoldProblems(text: string): boolean {
+  if (text.includes('\\u')) return true;
+  for (const key of RESERVED_KEYS) if (text.includes(`"${key}"`)) return true;
+  return false;
+}
+
+/**
  * Reads a JSON request body. An empty body is no body (admin frontends send the JSON content
  * type on bodiless requests too); bytes that are not UTF-8, nesting deeper than the limit,
  * unpaired surrogates and reserved property names are a 400 before any code sees the value.
@@ -108,7 +121,7 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw ValidationError.of('/body', 'The body is not valid JSON');
   }
   const details: ErrorDetail[] = [];
-  collectProblems(value, '/body', details);
+  if (mayHoldProblems(text)) collectProblems(value, '/body', details);
   if (details.length > 0) {
     const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
     throw new ValidationError(`Request validation failed: ${summary}`, details);

@@ -1,3 +1,4 @@
+import { format } from 'mysql2';
 import type { EntityManager } from 'typeorm';
 import {
   createDatabaseSql,
@@ -5,14 +6,18 @@ import {
   insertValues,
   jsonRecords,
   jsonStrings,
+  sendInTurn,
 } from './sql-dialect';
 
-/** Collects the statements insertValues sends (the SQL text is what is under test here). */
-function recorder(): { tx: EntityManager; statements: Array<{ sql: string; params: unknown }> } {
-  const statements: Array<{ sql: string; params: unknown }> = [];
+/**
+ * Collects the statements insertValues sends: the text mysql2 makes of them (what is under test
+ * here), and the template it is given, whose placeholders mysql2 scans for.
+ */
+function recorder(): { tx: EntityManager; statements: Array<{ sql: string; template: string }> } {
+  const statements: Array<{ sql: string; template: string }> = [];
   const tx = {
-    query: (sql: string, params?: unknown) => {
-      statements.push({ sql, params });
+    query: (template: string, params?: Parameters<typeof format>[1]) => {
+      statements.push({ sql: format(template, params ?? []), template });
       return Promise.resolve([]);
     },
   } as unknown as EntityManager;
@@ -22,7 +27,7 @@ function recorder(): { tx: EntityManager; statements: Array<{ sql: string; param
 describe('insertValues', () => {
   const head = 'INSERT INTO t (a, b, c)';
 
-  it('sends one statement when the rows fit, with the values escaped and no placeholders', async () => {
+  it('sends one statement when the rows fit, the values escaped, as one value of a short template', async () => {
     const { tx, statements } = recorder();
     await insertValues(
       tx,
@@ -36,7 +41,7 @@ describe('insertValues', () => {
     expect(statements).toEqual([
       {
         sql: `INSERT INTO t (a, b, c) VALUES ('it\\'s',1,NULL),('back\\\\slash ? \\"q\\"',2,'x') ON DUPLICATE KEY UPDATE b = VALUES(b)`,
-        params: undefined,
+        template: 'INSERT INTO t (a, b, c) VALUES ? ON DUPLICATE KEY UPDATE b = VALUES(b)',
       },
     ]);
   });
@@ -57,6 +62,80 @@ describe('insertValues', () => {
     const { tx, statements } = recorder();
     await insertValues(tx, head, []);
     expect(statements).toEqual([]);
+  });
+});
+
+describe('sendInTurn', () => {
+  /** Statements whose building is logged, and a sender whose replies the test releases. */
+  function harness(count: number, failing?: string) {
+    const log: string[] = [];
+    const replies: Array<() => void> = [];
+    function* statements(): Generator<string> {
+      for (let i = 1; i <= count; i++) {
+        log.push(`build ${i}`);
+        yield `s${i}`;
+      }
+    }
+    const send = (sql: string) => {
+      log.push(`send ${sql}`);
+      return new Promise<void>((resolve, reject) => {
+        replies.push(() => {
+          log.push(`reply ${sql}`);
+          if (sql === failing) reject(new Error(`${sql} failed`));
+          else resolve();
+        });
+      });
+    };
+    /** Waits until the log holds this entry (the code under test runs in between). */
+    const until = async (entry: string) => {
+      for (let turn = 0; turn < 100 && !log.includes(entry); turn++) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { log, replies, statements, send, until };
+  }
+
+  it('builds the next statement while one runs, and sends them in order, one at a time', async () => {
+    const h = harness(3);
+    const done = sendInTurn(h.statements(), h.send);
+    // Each reply comes once the next statement is built (or, for the last, at once).
+    for (let i = 0; i < 3; i++) {
+      await h.until(i < 2 ? `build ${i + 2}` : 'send s3');
+      h.replies[i]();
+    }
+    await done;
+    expect(h.log).toEqual([
+      'build 1',
+      'send s1',
+      'build 2',
+      'reply s1',
+      'send s2',
+      'build 3',
+      'reply s2',
+      'send s3',
+      'reply s3',
+    ]);
+  });
+
+  it('sends nothing after a statement fails, and answers with its failure', async () => {
+    const h = harness(3, 's2');
+    const done = sendInTurn(h.statements(), h.send);
+    const outcome = expect(done).rejects.toThrow('s2 failed');
+    await h.until('build 2');
+    h.replies[0]();
+    await h.until('build 3');
+    h.replies[1]();
+    await outcome;
+    expect(h.log).toEqual([
+      'build 1',
+      'send s1',
+      'build 2',
+      'reply s1',
+      'send s2',
+      'build 3',
+      'reply s2',
+    ]);
+    expect(h.replies).toHaveLength(2);
   });
 });
 

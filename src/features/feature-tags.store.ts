@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   Dialect,
   dialectOf,
+  forUpdate,
   insertValues,
   jsonRecords,
   inByteOrder,
@@ -14,9 +15,16 @@ import type { TagDto } from '../tags/dto/tag.dto';
 import { ExportScope, featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
-/** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
 const TAG_FIELDS = { type: 'name', value: 'name' } as const;
+
+/**
+ * One key per feature tag, for the sets that drop repeats and compare stored tags with a file's.
+ * NUL cannot occur in a name or a tag value (the name rule, the DTOs), so no two tags share one.
+ */
+export function featureTagKey(tag: { feature: string; type: string; value: string }): string {
+  return `${tag.feature}\u0000${tag.type}\u0000${tag.value}`;
+}
 
 /** The `feature_tags` table. */
 @Injectable()
@@ -81,7 +89,13 @@ export class FeatureTagsStore {
     );
   }
 
-  /** The import's write: the tags of these features are replaced by `rows` (two statements). */
+  /**
+   * The import's write: the tags of these features become `rows`. Tags the file repeats stay as
+   * they are (creator and time included); the others are deleted, and the file's new ones
+   * inserted. One read, locking the stored tags (FOR UPDATE, after the import has written the
+   * features), then at most two writes whatever the number of features, and none when nothing
+   * differs (a re-import of the same file).
+   */
   async replaceForImport(
     tx: EntityManager,
     featureNames: string[],
@@ -89,30 +103,53 @@ export class FeatureTagsStore {
     at: string,
   ): Promise<void> {
     if (featureNames.length === 0) return;
-    const dialect = dialectOf(this.dataSource);
+    const dialect = this.dialect;
     const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
-    const names = [JSON.stringify(featureNames.map((name) => ({ name })))];
-    // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).
-    await tx.query(
-      dialect !== 'sqlite'
-        ? `DELETE ft FROM ${selected} JOIN feature_tags ft ON ft.feature_name = j.name`
-        : `DELETE FROM feature_tags WHERE feature_name IN (SELECT j.name FROM ${selected})`,
-      names,
-    );
-    if (rows.length === 0) return;
+    const stored: Array<{ feature_name: string; tag_type: string; tag_value: string }> =
+      await tx.query(
+        // As strategies.store's read: a join on MySQL, IN (sub-select) on SQLite.
+        dialect !== 'sqlite'
+          ? `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM ${selected}
+               JOIN feature_tags ft ON ft.feature_name = j.name${forUpdate(dialect)}`
+          : `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM feature_tags ft
+              WHERE ft.feature_name IN (SELECT j.name FROM ${selected})`,
+        [JSON.stringify(featureNames.map((name) => ({ name })))],
+      );
+    const wanted = new Set(rows.map(featureTagKey));
+    const kept = new Set<string>();
+    const stale: Array<{ feature: string; type: string; value: string }> = [];
+    for (const row of stored) {
+      const tag = { feature: row.feature_name, type: row.tag_type, value: row.tag_value };
+      const key = featureTagKey(tag);
+      if (wanted.has(key)) kept.add(key);
+      else stale.push(tag);
+    }
+    const added = rows.filter((row) => !kept.has(featureTagKey(row)));
+    const triple = `(${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`;
+    if (stale.length > 0) {
+      // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).
+      await tx.query(
+        dialect !== 'sqlite'
+          ? `DELETE ft FROM ${triple} JOIN feature_tags ft
+               ON ft.feature_name = j.feature AND ft.tag_type = j.type AND ft.tag_value = j.value`
+          : `DELETE FROM feature_tags WHERE (feature_name, tag_type, tag_value) IN
+               (SELECT j.feature, j.type, j.value FROM ${triple})`,
+        [JSON.stringify(stale)],
+      );
+    }
+    if (added.length === 0) return;
     const head = 'INSERT INTO feature_tags (feature_name, tag_type, tag_value, created_at)';
     if (dialect !== 'sqlite') {
       await insertValues(
         tx,
         head,
-        rows.map((r) => [r.feature, r.type, r.value, at]),
+        added.map((r) => [r.feature, r.type, r.value, at]),
       );
       return;
     }
-    await tx.query(
-      `${head} SELECT j.feature, j.type, j.value, ?
-         FROM (${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`,
-      [at, JSON.stringify(rows)],
-    );
+    await tx.query(`${head} SELECT j.feature, j.type, j.value, ? FROM ${triple}`, [
+      at,
+      JSON.stringify(added),
+    ]);
   }
 }

@@ -12,7 +12,7 @@ import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
-import { FeatureTagsStore } from '../features/feature-tags.store';
+import { featureTagKey, FeatureTagsStore } from '../features/feature-tags.store';
 import { FeatureRef, FeaturesStore, ImportFeatureRow } from '../features/features.store';
 import { LifecycleStore } from '../features/lifecycle.store';
 import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
@@ -28,6 +28,7 @@ import { ProjectsStore } from '../projects/projects.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { StrategyTypesStore } from '../strategy-types/strategy-types.store';
 import { TagTypesStore } from '../tags/tag-types.store';
+import { TagsStore } from '../tags/tags.store';
 import { ImportRequestDto, KNOWN_COLLECTIONS } from './dto/import-request.dto';
 import { ImportValidationDto, ImportValidationItemDto } from './dto/import-validation.dto';
 import { checkImportBody } from './import-body';
@@ -62,6 +63,8 @@ interface Plan {
   featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
   strategies: ImportStrategyRow[];
   tags: Array<{ feature: string; type: string; value: string }>;
+  /** The distinct tags of `tags`, for the catalogue (the tags table). */
+  catalogue: Array<{ type: string; value: string }>;
   dependencies: Array<{ child: string; parent: string; enabled: number; variants: string }>;
   newTagTypes: Array<{ name: string; description?: string; icon?: string }>;
   newContextFields: Array<{
@@ -104,6 +107,14 @@ function item(message: string, affected: Iterable<string>): ImportValidationItem
   return { message, affectedItems: sorted(affected) };
 }
 
+function distinctTags(tags: Plan['tags']): Plan['catalogue'] {
+  const byKey = new Map<string, Plan['catalogue'][number]>();
+  for (const { type, value } of tags) {
+    byKey.set(featureTagKey({ feature: '', type, value }), { type, value });
+  }
+  return [...byKey.values()];
+}
+
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
 function withoutNulls<T extends object>(row: T): T {
   // A loop rather than entries/filter/fromEntries: it runs for every row of a large file.
@@ -139,6 +150,7 @@ export class ImportService {
     private readonly lifecycle: LifecycleStore,
     private readonly segments: SegmentsStore,
     private readonly tagTypes: TagTypesStore,
+    private readonly tagCatalogue: TagsStore,
     private readonly contextFields: ContextFieldsStore,
     private readonly strategyTypes: StrategyTypesStore,
   ) {
@@ -192,6 +204,9 @@ export class ImportService {
     const at = sqlTimestamp(new Date());
     const names = plan.features.map((feature) => feature.name);
     await this.tagTypes.insertMissing(tx, plan.newTagTypes, at);
+    // Every imported tag value is listed by GET /api/admin/tags, as when the feature-tag routes
+    // add one; written before the features, in the order those routes lock tags then features.
+    await this.tagCatalogue.addForImport(tx, plan.catalogue, at);
     await this.contextFields.insertMissing(tx, plan.newContextFields, at);
     await this.features.upsertForImport(tx, dto.project, plan.features, at);
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
@@ -542,7 +557,7 @@ export class ImportService {
     const tags = featureTags
       .map((tag) => ({ feature: tag.featureName, type: tag.tagType, value: tag.tagValue }))
       .filter((tag) => {
-        const key = JSON.stringify([tag.feature, tag.type, tag.value]);
+        const key = featureTagKey(tag);
         return !tagKeys.has(key) && !!tagKeys.add(key);
       });
 
@@ -615,6 +630,7 @@ export class ImportService {
       featureEnvironments: [...environmentRows.values()],
       strategies: strategyRows,
       tags,
+      catalogue: distinctTags(tags),
       dependencies: dependencyRows,
       newTagTypes,
       newContextFields,

@@ -5,7 +5,6 @@ import { Dialect, dialectOf, jsonRecords } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from './dto/tag.dto';
 
-/** The columns of a JSON list of tags `[{type, value}]`, as one parameter. */
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
 const TAG_FIELDS = { type: 'name', value: 'name' } as const;
 
@@ -44,6 +43,28 @@ export class TagsStore {
        SELECT DISTINCT j.type, j.value, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
         WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag_type = j.type AND t.tag_value = j.value)`,
       [sqlTimestamp(new Date()), JSON.stringify(tags)],
+    );
+  }
+
+  /**
+   * The import's write to the catalogue: adds the tags among these that do not exist yet, in one
+   * statement whatever their number. A tag that exists, or that another transaction inserts at
+   * the same moment (the feature-tag routes, another import), is left as it is: the NOT EXISTS
+   * skips the stored ones without writing them, and the conflict clause turns a row committed
+   * meanwhile into a no-op instead of a duplicate-key error that would fail the whole import.
+   */
+  async addForImport(tx: EntityManager, tags: TagDto[], at: string): Promise<void> {
+    if (tags.length === 0) return;
+    const conflict =
+      this.dialect !== 'sqlite'
+        ? 'ON DUPLICATE KEY UPDATE tag_type = tags.tag_type'
+        : 'ON CONFLICT (tag_type, tag_value) DO NOTHING';
+    await tx.query(
+      `INSERT INTO tags (tag_type, tag_value, created_at)
+       SELECT DISTINCT j.type, j.value, ? FROM (${jsonRecords(this.dialect, TAG_FIELDS)}) j
+        WHERE NOT EXISTS (SELECT 1 FROM tags t WHERE t.tag_type = j.type AND t.tag_value = j.value)
+       ${conflict}`,
+      [at, JSON.stringify(tags)],
     );
   }
 }
