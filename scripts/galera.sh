@@ -49,11 +49,15 @@ node_status() {
 write_config() {
   local n=$1 dir
   dir=$(node_dir "$n")
-  mkdir -p "$dir/data"
+  mkdir -p "$dir/data" "$dir/tmp"
   cat >"$dir/my.cnf" <<CNF
 [mysqld]
 user=$RUN_AS
 datadir=$dir/data
+# A tmpdir of its own: a starting server deletes every #sql* file in its tmpdir, so a node
+# starting with the default /tmp would delete the on-disk temporary tables that another server
+# (the machine's MariaDB, another node) is using at that moment.
+tmpdir=$dir/tmp
 socket=$dir/mysqld.sock
 pid-file=$dir/mysqld.pid
 log-error=$dir/error.log
