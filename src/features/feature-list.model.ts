@@ -147,7 +147,7 @@ function itemSql(dialect: Dialect): string {
   // letters, digits and `~ _ . -` only, and feature types and lifecycle stages are fixed words:
   // none can hold a character JSON escapes, so they are written between quotes as they are.
   // JSON_QUOTE stays for free text (descriptions, tag values). Measured on MariaDB at 5,000
-  // flags: about a tenth of the statement's time (docs/benchmarks.md).
+  // flags: a few per cent of the statement's time (docs/benchmarks.md, "Project list").
   // Both strategy flags from one read of the index (feature_name, environment_name, disabled):
   // the least `disabled` is 0 when an enabled strategy exists, 1 when only disabled ones do, NULL
   // when there are none.
