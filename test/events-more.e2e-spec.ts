@@ -1,5 +1,5 @@
 import { routesOf } from '../src/app-setup';
-import { createFeature, featureUrl } from './feature-fixtures';
+import { createFeature, featureUrl, signIn, withCookie } from './feature-fixtures';
 import {
   ADMIN_PASSWORD,
   ADMIN_TOKEN,
@@ -18,29 +18,6 @@ interface EventRecord {
   featureName: string | null;
   data: unknown;
   preData: unknown;
-}
-
-/** Signs in and returns the session cookie (name=value). */
-async function signIn(t: TestApp, username: string, password: string): Promise<string> {
-  const res = await t.http.post('/auth/simple/login').send({ username, password }).expect(200);
-  return ([res.headers['set-cookie']].flat()[0] as string).split(';')[0];
-}
-
-/** Requests as a signed-in user (a change needs the JSON content type). */
-function withCookie(t: TestApp, cookie: string) {
-  const json = (req: ReturnType<TestApp['http']['post']>, body?: object) =>
-    req
-      .set('Cookie', cookie)
-      .set('Content-Type', 'application/json')
-      .send(body ?? {});
-  return {
-    get: (url: string) => t.http.get(url).set('Cookie', cookie),
-    post: (url: string, body?: object) => json(t.http.post(url), body),
-    patch: (url: string, body?: object) => json(t.http.patch(url), body),
-    // As admin frontends send it: the JSON content type, no body.
-    delete: (url: string) =>
-      t.http.delete(url).set('Cookie', cookie).set('Content-Type', 'application/json'),
-  };
 }
 
 /** Every event in the log, oldest first. */

@@ -107,3 +107,26 @@ export async function countRows(
   );
   return Number(row.n);
 }
+
+/** Signs in and returns the session cookie (name=value). */
+export async function signIn(t: TestApp, username: string, password: string): Promise<string> {
+  const res = await t.http.post('/auth/simple/login').send({ username, password }).expect(200);
+  return ([res.headers['set-cookie']].flat()[0] as string).split(';')[0];
+}
+
+/** Requests as a signed-in user (a change needs the JSON content type). */
+export function withCookie(t: TestApp, cookie: string) {
+  const json = (req: ReturnType<TestApp['http']['post']>, body?: object) =>
+    req
+      .set('Cookie', cookie)
+      .set('Content-Type', 'application/json')
+      .send(body ?? {});
+  return {
+    get: (url: string) => t.http.get(url).set('Cookie', cookie),
+    post: (url: string, body?: object) => json(t.http.post(url), body),
+    patch: (url: string, body?: object) => json(t.http.patch(url), body),
+    // As admin frontends send it: the JSON content type, no body.
+    delete: (url: string) =>
+      t.http.delete(url).set('Cookie', cookie).set('Content-Type', 'application/json'),
+  };
+}

@@ -7,8 +7,16 @@ import {
   FEATURES,
   insertProjectDirectly,
   insertSegmentDirectly,
+  signIn,
+  withCookie,
 } from './feature-fixtures';
-import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
+import {
+  ADMIN_PASSWORD,
+  expectErrorRecord,
+  serviceTokenWith,
+  startTestApp,
+  TestApp,
+} from './support/test-app';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -366,6 +374,65 @@ describe('features', () => {
       expect(third.dependencies).toEqual([expect.objectContaining({ feature: 'count-many-0' })]);
       expect(third.tags).toEqual([{ type: 'simple', value: 't3' }]);
       expect(many.count).toBe(few.count);
+    });
+
+    it('lists features with people in as many statements as without, and the same item text', async () => {
+      const bare = async (project: string, n: number) => {
+        await insertProjectDirectly(t, project, ['development', 'production']);
+        for (let i = 0; i < n; i++) {
+          await createFeature(t, `${project}-${i}`, {}, project);
+          await createStrategy(t, `${project}-${i}`, 'development', { name: 'default' }, project);
+        }
+      };
+      await bare('people-few', 2);
+      await bare('people-many', 20);
+      const list = async (project: string) => {
+        const url = `/api/admin/projects/${project}/features`;
+        // A request just before each measurement keeps the admin token in the auth cache.
+        await t.admin.get(url).expect(200);
+        return t.sql.measure(() => t.admin.get(url).expect(200));
+      };
+      // Only tokens wrote these features: nobody is on the list (the database writes it whole).
+      const nobodyFew = await list('people-few');
+      const nobodyMany = await list('people-many');
+
+      // A signed-in user changes one feature of each project; the change leaves the listed item as
+      // it was (stale was already false) but makes the user its collaborator.
+      const admin = withCookie(t, await signIn(t, 'admin', ADMIN_PASSWORD));
+      for (const feature of ['people-few-1', 'people-many-1']) {
+        const project = feature.replace(/-1$/, '');
+        await admin.patch(featureUrl(feature, project), { stale: false }).expect(200);
+      }
+      const peopleFew = await list('people-few');
+      const peopleMany = await list('people-many');
+
+      expect(peopleMany.result.body.features).toHaveLength(20);
+      expect(peopleMany.result.body.features[1].collaborators.users).toHaveLength(1);
+      expect(peopleMany.result.body.features[1].createdBy).toBeUndefined();
+      expect(peopleFew.count).toBe(nobodyFew.count);
+      expect(peopleMany.count).toBe(peopleFew.count);
+      expect(nobodyMany.count).toBe(nobodyFew.count);
+      // Two ways of building it: the whole document in SQL, or rows with the people appended.
+      const whole = (m: { statements: string[] }) =>
+        m.statements.some((sql) => sql.includes('{"features":['));
+      expect([whole(nobodyMany), whole(peopleMany)]).toEqual([true, false]);
+
+      // Item by item, as text: the people are appended to the very same item text.
+      const items = (body: string) => body.slice(13, -2).split(/,(?=\{"name":"people-many-)/);
+      const before = items(nobodyMany.result.text);
+      const after = items(peopleMany.result.text);
+      expect(after).toHaveLength(20);
+      const card = JSON.stringify(peopleMany.result.body.features[1].collaborators);
+      after.forEach((item, i) => {
+        const expected =
+          i === 1
+            ? before[i].replace(
+                /,"favorite":false\}$/,
+                `,"collaborators":${card},"favorite":false}`,
+              )
+            : before[i];
+        expect(item).toBe(expected);
+      });
     });
 
     it('answers 404 for an unknown project', async () => {

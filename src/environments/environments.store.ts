@@ -23,15 +23,22 @@ interface EnvironmentRow {
   enabled_toggle_count: unknown;
 }
 
-/** An environment's type and place, for feature records. */
 /**
- * The sortOrder of the environment named in `nameColumn`, as a correlated sub-select, for other
- * stores that order environments as this one does (by sortOrder, then name).
+ * A join of `environments` (as `alias`) on the environment named in `nameColumn`, and the
+ * ORDER BY term that sorts the joined rows as this store does (by sortOrder; the caller adds the
+ * name), for other stores that read environments in that order.
  */
-export function environmentSortOrderSql(nameColumn: string): string {
-  return `(SELECT e.sort_order FROM environments e WHERE e.name = ${nameColumn})`;
+export function environmentOrderJoin(
+  alias: string,
+  nameColumn: string,
+): { join: string; orderBy: string } {
+  return {
+    join: `JOIN environments ${alias} ON ${alias}.name = ${nameColumn}`,
+    orderBy: `${alias}.sort_order`,
+  };
 }
 
+/** An environment's type and place, for feature records. */
 export interface EnvironmentOrder {
   name: string;
   type: string;

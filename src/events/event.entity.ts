@@ -6,6 +6,8 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index(['type', 'id'])
 @Index(['project', 'id'])
 @Index(['createdBy', 'id'])
+// The people of listed features: "nobody" is read from the index alone (issue 15).
+@Index(['featureName', 'createdByUserId'])
 export class Event {
   @PrimaryGeneratedColumn()
   id: number;

@@ -222,15 +222,22 @@ export class EventsStore {
       display_name: string | null;
       image_url: string | null;
     }> = await this.dataSource.query(
+      // `k` reads the index (feature_name, created_by_user_id) alone: a feature that only tokens
+      // wrote (the usual bulk case) costs one index probe and no event rows. Only features that
+      // have a user are read further. MariaDB does not pick that index when the events are read
+      // directly (it takes (feature_name, id) and reads every event), hence the derived table.
       `SELECT p.feature_name, p.user_id, p.is_creator, u.display_name, u.image_url
          FROM (SELECT e.feature_name, e.created_by_user_id AS user_id, MAX(e.id) AS last_id,
                       MAX(CASE WHEN e.id = s.start_id THEN 1 ELSE 0 END) AS is_creator
-                 FROM events e
+                 FROM (SELECT c.feature_name, c.created_by_user_id AS user_id FROM events c
+                        WHERE c.feature_name IN (${names}) AND c.created_by_user_id IS NOT NULL
+                        GROUP BY c.feature_name, c.created_by_user_id) k
+                 JOIN events e
+                   ON e.feature_name = k.feature_name AND e.created_by_user_id = k.user_id
                  LEFT JOIN (SELECT feature_name, MAX(id) AS start_id FROM events
                              WHERE type = 'feature-created' AND feature_name IN (${names})
                              GROUP BY feature_name) s ON s.feature_name = e.feature_name
-                WHERE e.feature_name IN (${names}) AND e.created_by_user_id IS NOT NULL
-                  AND e.id >= COALESCE(s.start_id, 0)
+                WHERE e.id >= COALESCE(s.start_id, 0)
                   AND e.type NOT IN ('feature-favorited', 'feature-unfavorited')
                 GROUP BY e.feature_name, e.created_by_user_id) p
          JOIN (${USER_CARDS_SQL}) u ON u.id = p.user_id

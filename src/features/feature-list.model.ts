@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { environmentSortOrderSql } from '../environments/environments.store';
+import { environmentOrderJoin } from '../environments/environments.store';
 import {
   Dialect,
   dialectOf,
@@ -9,20 +9,30 @@ import {
   sqlIsoTimestamp,
   sqlJsonLength,
 } from '../database/sql-dialect';
+import { toNumber } from '../database/sql-values';
 import { featureNamesSql } from './features.store';
 import { stageRankSql } from './lifecycle.store';
 
-/** One list item as JSON text without its closing brace, so that people can still be appended. */
-export interface FeatureListItemText {
+/** One list item as JSON bytes without its closing brace, so that people can still be appended. */
+export interface FeatureListItemBytes {
   name: string;
-  open: string;
+  open: Buffer;
 }
 
+/** What closes an item that has no people and is nobody's favorite. */
+export const NOBODYS_ITEM_END = ',"favorite":false}';
+
+const DOCUMENT_HEAD = '{"features":[';
+const DOCUMENT_TAIL = ']}';
+
 /**
- * The project feature list (`GET /api/admin/projects/:id/features`, issue 15) as JSON text built
- * by the database: one statement, one row per feature holding the item's text. Turning ~50,000
- * rows of six tables into JS objects, then the objects into text, was most of the list's time;
- * the database writes the same text in a fraction of it (docs/decisions-features.md).
+ * The project feature list (`GET /api/admin/projects/:id/features`, issue 15) as JSON bytes built
+ * by the database, in one statement: either the whole document as one value (when no listed
+ * feature has people, the usual case of a project written by tokens and scripts) or one row per
+ * feature holding the item's text, for the service to append the people to. Both are the same
+ * item text (a test compares them). Turning ~50,000 rows of six tables into JS objects, then the
+ * objects into text, was most of the list's time; the database writes the same text in a
+ * fraction of it (docs/decisions-features.md).
  *
  * What an item carries is decided in docs/decisions-features.md; a field whose value is null or an
  * empty list is left out. The items equal the feature records on those fields (a test compares
@@ -30,19 +40,37 @@ export interface FeatureListItemText {
  */
 @Injectable()
 export class FeatureListModel {
-  private readonly sql: string;
+  private readonly rowsSql: string;
+  private readonly documentSql: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.sql = listSql(dialectOf(dataSource));
+    const dialect = dialectOf(dataSource);
+    this.rowsSql = rowsSql(dialect);
+    this.documentSql = documentSql(dialect);
   }
 
-  /** The project's active features by name. */
-  async ofProject(projectId: string): Promise<FeatureListItemText[]> {
-    const rows: Array<{ name: string; open: unknown }> = await this.dataSource.query(this.sql, [
+  /** The project's active features by name, one row of item bytes each. */
+  async ofProject(projectId: string): Promise<FeatureListItemBytes[]> {
+    const rows: Array<{ name: string; open: unknown }> = await this.dataSource.query(this.rowsSql, [
       projectId,
     ]);
-    // mysql2 hands text built from binary-collated parts over as bytes.
-    return rows.map((row) => ({ name: row.name, open: String(row.open) }));
+    return rows.map((row) => ({ name: row.name, open: asBytes(row.open) }));
+  }
+
+  /**
+   * The whole `{"features":[…]}` of a project whose features have no people and are nobody's
+   * favorite, or null when the server could not hand it over as one value (MySQL: past
+   * `max_allowed_packet`); the caller then reads the rows.
+   */
+  async documentOf(projectId: string): Promise<Buffer | null> {
+    const [row]: Array<{ document: unknown; max_bytes?: unknown }> = await this.dataSource.query(
+      this.documentSql,
+      [projectId],
+    );
+    return wholeDocument(
+      row?.document === null || row?.document === undefined ? null : asBytes(row.document),
+      row?.max_bytes === undefined || row.max_bytes === null ? null : toNumber(row.max_bytes),
+    );
   }
 
   /** The names of the list, for other stores' `IN (...)` (one parameter). */
@@ -51,25 +79,88 @@ export class FeatureListModel {
   }
 }
 
-function listSql(dialect: Dialect): string {
+/**
+ * The document as the database wrote it, or null when it may be cut short: a MySQL-family server
+ * stops GROUP_CONCAT at `maxBytes` (the statement's group_concat_max_len, itself bounded by
+ * max_allowed_packet) with only a warning, and answers NULL for a CONCAT past
+ * max_allowed_packet. A document that reaches the bound is not trusted, even when it may be
+ * whole by a few bytes: falling back costs one more statement, never a wrong answer.
+ */
+export function wholeDocument(document: Buffer | null, maxBytes: number | null): Buffer | null {
+  if (document === null) return null;
+  const items = document.length - DOCUMENT_HEAD.length - DOCUMENT_TAIL.length;
+  if (maxBytes !== null && items >= maxBytes) return null;
+  return document;
+}
+
+function asBytes(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
+}
+
+/** The item text as bytes: SQLite's CAST hands the text's UTF-8 over as is, MySQL's as binary. */
+function bytes(dialect: Dialect, text: string): string {
+  return `CAST(${text} AS ${dialect === 'sqlite' ? 'BLOB' : 'BINARY'})`;
+}
+
+const FROM_PROJECT = `FROM features f WHERE f.project_id = ? AND f.archived_at IS NULL`;
+
+function rowsSql(dialect: Dialect): string {
+  // MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); the hint lifts it for
+  // this statement only.
+  const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
+  return `SELECT ${hint}f.name, ${bytes(dialect, itemSql(dialect))} AS open
+    ${FROM_PROJECT} ORDER BY f.name`;
+}
+
+function documentSql(dialect: Dialect): string {
+  const item = sqlConcat(dialect, [itemSql(dialect), `'${NOBODYS_ITEM_END}'`]);
+  if (dialect === 'sqlite') {
+    return `SELECT ${bytes(
+      dialect,
+      `'${DOCUMENT_HEAD}' || COALESCE(GROUP_CONCAT(${item}, ',' ORDER BY f.name), '') || '${DOCUMENT_TAIL}'`,
+    )} AS document ${FROM_PROJECT}`;
+  }
+  const document = `${bytes(
+    dialect,
+    sqlConcat(dialect, [
+      `'${DOCUMENT_HEAD}'`,
+      `COALESCE(GROUP_CONCAT(${item} ORDER BY f.name SEPARATOR ','), '')`,
+      `'${DOCUMENT_TAIL}'`,
+    ]),
+  )} AS document, LEAST(@@group_concat_max_len, @@max_allowed_packet) AS max_bytes`;
+  // The document as long as the server can send it in one row; past that, wholeDocument sees it
+  // cut. MariaDB takes an expression for the statement's value, MySQL's hint only a constant.
+  return dialect === 'mariadb'
+    ? `SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024 FOR
+       SELECT ${document} ${FROM_PROJECT}`
+    : `SELECT /*+ SET_VAR(group_concat_max_len = 67107840) */ ${document} ${FROM_PROJECT}`;
+}
+
+/** One item's JSON text without its closing brace, for the feature `f`. */
+function itemSql(dialect: Dialect): string {
   const cat = (...parts: string[]) => sqlConcat(dialect, parts);
   const iso = (column: string) => sqlIsoTimestamp(dialect, column);
   const bool = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
   /** `,"key":<value>` when the value is not NULL, else nothing. */
   const optional = (value: string) => `COALESCE(${value}, '')`;
-  // Both strategy flags from one probe: 2 when an enabled strategy exists, 1 when only disabled
-  // ones do, NULL when there are none.
-  const strategies = `CASE (SELECT MAX(CASE WHEN fs.disabled = 0 THEN 2 ELSE 1 END)
-      FROM feature_strategies fs
+  // Names (features, projects, environments, tag types) follow the name rule of rules.md §2,
+  // letters, digits and `~ _ . -` only, and feature types and lifecycle stages are fixed words:
+  // none can hold a character JSON escapes, so they are written between quotes as they are.
+  // JSON_QUOTE stays for free text (descriptions, tag values). Measured on MariaDB at 5,000
+  // flags: a few per cent of the statement's time (docs/benchmarks.md, "Project list").
+  // Both strategy flags from one read of the index (feature_name, environment_name, disabled):
+  // the least `disabled` is 0 when an enabled strategy exists, 1 when only disabled ones do, NULL
+  // when there are none.
+  const strategies = `CASE (SELECT MIN(fs.disabled) FROM feature_strategies fs
      WHERE fs.feature_name = fe.feature_name AND fs.environment_name = fe.environment_name)
-    WHEN 2 THEN 'true,"hasEnabledStrategies":true'
+    WHEN 0 THEN 'true,"hasEnabledStrategies":true'
     WHEN 1 THEN 'true,"hasEnabledStrategies":false'
     ELSE 'false,"hasEnabledStrategies":false' END`;
 
   const environment = cat(
-    `'{"name":'`,
-    'JSON_QUOTE(fe.environment_name)',
-    `',"enabled":'`,
+    `'{"name":"'`,
+    'fe.environment_name',
+    `'","enabled":'`,
     bool('fe.enabled = 1'),
     `',"variantCount":'`,
     `CAST(COALESCE(${sqlJsonLength(dialect, 'fe.variants')}, 0) AS CHAR)`,
@@ -78,22 +169,29 @@ function listSql(dialect: Dialect): string {
     optional(cat(`',"lastSeenAt":"'`, iso('fe.last_seen_at'), `'"'`)),
     `'}'`,
   );
-  const environments = `(SELECT GROUP_CONCAT(${environment}
-      ORDER BY ${environmentSortOrderSql('fe.environment_name')}, fe.environment_name)
-      FROM feature_environments fe WHERE fe.feature_name = f.name)`;
-  const tag = cat(
-    `'{"type":'`,
-    'JSON_QUOTE(ft.tag_type)',
-    `',"value":'`,
-    'JSON_QUOTE(ft.tag_value)',
-    `'}'`,
-  );
+  const order = environmentOrderJoin('e', 'fe.environment_name');
+  // One pass over the feature's environments writes everything from `enabled` (enabled in any
+  // of them) through `environments`; the feature's own fields in between are constants here.
+  const enabledThroughEnvironments = `(SELECT ${cat(
+    bool('MAX(fe.enabled) = 1'),
+    `',"stale":'`,
+    bool('f.stale = 1'),
+    `',"impressionData":'`,
+    bool('f.impression_data = 1'),
+    `',"createdAt":"'`,
+    iso('f.created_at'),
+    `'","environments":['`,
+    optional(`GROUP_CONCAT(${environment} ORDER BY ${order.orderBy}, fe.environment_name)`),
+    `']'`,
+  )}
+      FROM feature_environments fe ${order.join} WHERE fe.feature_name = f.name)`;
+  const tag = cat(`'{"type":"'`, 'ft.tag_type', `'","value":'`, 'JSON_QUOTE(ft.tag_value)', `'}'`);
   const tags = `(SELECT GROUP_CONCAT(${tag} ORDER BY ft.tag_type, ft.tag_value)
       FROM feature_tags ft WHERE ft.feature_name = f.name)`;
   const dependency = cat(
-    `'{"feature":'`,
-    'JSON_QUOTE(d.parent)',
-    `',"enabled":'`,
+    `'{"feature":"'`,
+    'd.parent',
+    `'","enabled":'`,
     bool('d.enabled = 1'),
     `',"variants":'`,
     // Stored as JSON text (an array of variant names), spliced as it is.
@@ -102,47 +200,34 @@ function listSql(dialect: Dialect): string {
   );
   const dependencies = `(SELECT GROUP_CONCAT(${dependency} ORDER BY d.parent)
       FROM feature_dependencies d WHERE d.child = f.name)`;
-  const children = `(SELECT GROUP_CONCAT(JSON_QUOTE(d.child) ORDER BY d.child)
+  const children = `(SELECT GROUP_CONCAT(${cat(`'"'`, 'd.child', `'"'`)} ORDER BY d.child)
       FROM feature_dependencies d WHERE d.parent = f.name)`;
-  const lifecycle = `(SELECT ${cat(
-    `'{"stage":'`,
-    'JSON_QUOTE(fl.stage)',
-    `',"enteredStageAt":"'`,
+  // The current stage is the one of highest rank: the rank (one digit) leads the stage's text, so
+  // that MAX picks it, and is cut off again.
+  const lifecycle = `(SELECT SUBSTR(MAX(${cat(
+    `CAST(${stageRankSql('fl.stage')} AS CHAR)`,
+    `'{"stage":"'`,
+    'fl.stage',
+    `'","enteredStageAt":"'`,
     iso('fl.entered_stage_at'),
     `'"}'`,
-  )}
-    FROM feature_lifecycles fl WHERE fl.feature_name = f.name ORDER BY ${stageRankSql('fl.stage')} DESC LIMIT 1)`;
+  )}), 2)
+    FROM feature_lifecycles fl WHERE fl.feature_name = f.name)`;
 
-  const item = cat(
-    `'{"name":'`,
-    'JSON_QUOTE(f.name)',
-    `',"type":'`,
-    'JSON_QUOTE(f.type)',
+  return cat(
+    `'{"name":"'`,
+    'f.name',
+    `'","type":"'`,
+    'f.type',
     // SQLite's JSON_QUOTE(NULL) is the text null, so the NULL test comes first.
-    `CASE WHEN f.description IS NULL THEN '' ELSE ${cat(`',"description":'`, 'JSON_QUOTE(f.description)')} END`,
-    `',"project":'`,
-    'JSON_QUOTE(f.project_id)',
-    `',"enabled":'`,
-    bool(
-      'EXISTS (SELECT 1 FROM feature_environments fe WHERE fe.feature_name = f.name AND fe.enabled = 1)',
-    ),
-    `',"stale":'`,
-    bool('f.stale = 1'),
-    `',"impressionData":'`,
-    bool('f.impression_data = 1'),
-    `',"createdAt":"'`,
-    iso('f.created_at'),
-    `'","environments":['`,
-    optional(environments),
-    `']'`,
+    `CASE WHEN f.description IS NULL THEN '"' ELSE ${cat(`'","description":'`, 'JSON_QUOTE(f.description)')} END`,
+    `',"project":"'`,
+    'f.project_id',
+    `'","enabled":'`,
+    enabledThroughEnvironments,
     optional(cat(`',"tags":['`, tags, `']'`)),
     optional(cat(`',"dependencies":['`, dependencies, `']'`)),
     optional(cat(`',"children":['`, children, `']'`)),
     optional(cat(`',"lifecycle":'`, lifecycle)),
   );
-  // MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); the hint lifts it for
-  // this statement only.
-  const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
-  return `SELECT ${hint}f.name, ${item} AS open
-    FROM features f WHERE f.project_id = ? AND f.archived_at IS NULL ORDER BY f.name`;
 }

@@ -22,16 +22,18 @@ export class FeaturePeopleService {
     private readonly lookup: FeatureLookup,
   ) {}
 
-  /** The people of each feature and whether the caller marked it as a favorite. */
+  /**
+   * The people of each feature and whether the caller marked it as a favorite. The features as
+   * names, or as a sub-select of names (a whole project's list binds one parameter, not
+   * thousands).
+   */
   async of(
-    names: string[],
-    namesSql?: FeatureNamesSql,
+    features: string[] | FeatureNamesSql,
   ): Promise<{ people: Map<string, FeaturePeople>; favorites: Set<string> }> {
-    // The same names as a sub-select, when the caller has one, bind one parameter, not thousands.
-    const people = await this.events.people(namesSql ?? names);
+    const people = await this.events.people(features);
     const userId = currentPrincipal()?.user?.id;
     const favorites =
-      userId === undefined ? new Set<string>() : await this.users.favorites(userId, names);
+      userId === undefined ? new Set<string>() : await this.users.favorites(userId, features);
     return { people, favorites };
   }
 

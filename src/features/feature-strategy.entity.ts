@@ -6,6 +6,8 @@ import type { StrategyVariant } from './variant';
 
 @Entity('feature_strategies')
 @Index(['environment', 'featureName', 'sortOrder'])
+// The list's strategy flags per feature and environment, from the index alone (issue 15).
+@Index(['featureName', 'environment', 'disabled'])
 export class FeatureStrategy {
   /** A UUID. */
   @PrimaryColumn({ type: 'varchar', length: 36 })
@@ -13,7 +15,6 @@ export class FeatureStrategy {
 
   @Column({ name: 'feature_name', type: 'varchar', length: 100 })
   @ForeignKey('features', { onDelete: 'CASCADE' })
-  @Index()
   featureName: string;
 
   @Column({ name: 'environment_name', type: 'varchar', length: 100 })

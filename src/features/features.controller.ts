@@ -37,8 +37,8 @@ export class FeaturesController {
   @ApiOperation({ summary: 'List the features of a project', operationId: 'listFeatures' })
   @ApiErrors(404)
   async list(@Param('projectId') projectId: string): Promise<StreamableFile> {
-    // The body is JSON text already (FeatureListModel); it is sent as it is, not parsed again.
-    return new StreamableFile(Buffer.from(await this.features.list(projectId), 'utf8'), {
+    // The body is JSON bytes already (FeatureListModel); it is sent as it is, not parsed again.
+    return new StreamableFile(await this.features.list(projectId), {
       type: 'application/json; charset=utf-8',
     });
   }

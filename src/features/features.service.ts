@@ -14,7 +14,7 @@ import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
-import { FeatureListModel } from './feature-list.model';
+import { FeatureListModel, NOBODYS_ITEM_END } from './feature-list.model';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
 import { currentPrincipal } from '../common/request-context';
@@ -38,30 +38,42 @@ export class FeaturesService {
   ) {}
 
   /**
-   * The project's features that are not archived, by name, as the JSON text of `{features}`: each
-   * item is what docs/decisions-features.md says a list carries, built by the database
-   * (FeatureListModel), with its people appended here. Three statements whatever the number of
-   * features (four for a signed-in user's favorites).
+   * The project's features that are not archived, by name, as the JSON bytes of `{features}`:
+   * each item is what docs/decisions-features.md says a list carries, built by the database
+   * (FeatureListModel). The people come first: when no listed feature has any and none is the
+   * caller's favorite (a project written by tokens), the database writes the whole document;
+   * otherwise it writes the items and their people are appended here. Three statements either
+   * way, whatever the number of features (four for a signed-in user's favorites).
    */
-  async list(projectId: string): Promise<string> {
+  async list(projectId: string): Promise<Buffer> {
     await this.projects.assertExists(projectId);
-    const items = await this.listModel.ofProject(projectId);
-    if (items.length === 0) return '{"features":[]}';
-    const { people, favorites } = await this.people.of(
-      items.map((item) => item.name),
-      this.listModel.namesOfProject(projectId),
-    );
-    const parts: string[] = [];
-    for (const item of items) {
-      let text = item.open;
-      const found = people.get(item.name);
-      if (found?.createdBy) text += `,"createdBy":${JSON.stringify(found.createdBy)}`;
-      if (found && found.collaborators.length > 0) {
-        text += `,"collaborators":{"users":${JSON.stringify(found.collaborators)}}`;
-      }
-      parts.push(`${text},"favorite":${favorites.has(item.name)}}`);
+    const { people, favorites } = await this.people.of(this.listModel.namesOfProject(projectId));
+    if (people.size === 0 && favorites.size === 0) {
+      const document = await this.listModel.documentOf(projectId);
+      if (document) return document;
     }
-    return `{"features":[${parts.join(',')}]}`;
+    const items = await this.listModel.ofProject(projectId);
+    const parts: Buffer[] = [Buffer.from('{"features":[')];
+    const comma = Buffer.from(',');
+    const nobodys = Buffer.from(NOBODYS_ITEM_END);
+    items.forEach((item, index) => {
+      if (index > 0) parts.push(comma);
+      parts.push(item.open);
+      const found = people.get(item.name);
+      const favorite = favorites.has(item.name);
+      if (!found && !favorite) {
+        parts.push(nobodys);
+        return;
+      }
+      let end = '';
+      if (found?.createdBy) end += `,"createdBy":${JSON.stringify(found.createdBy)}`;
+      if (found && found.collaborators.length > 0) {
+        end += `,"collaborators":{"users":${JSON.stringify(found.collaborators)}}`;
+      }
+      parts.push(Buffer.from(`${end},"favorite":${favorite}}`, 'utf8'));
+    });
+    parts.push(Buffer.from(']}'));
+    return Buffer.concat(parts);
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {

@@ -265,12 +265,21 @@ export class UsersStore {
   }
 
   /** Which of these features the user marked as favourites. */
-  async favorites(userId: number, featureNames: string[]): Promise<Set<string>> {
-    if (featureNames.length === 0) return new Set();
+  /**
+   * Which of the features the user marked as favorites; the features as names, or as a
+   * sub-select of names with its parameters (a whole project's list binds one parameter).
+   */
+  async favorites(
+    userId: number,
+    featureNames: string[] | { list: string; params: unknown[] },
+  ): Promise<Set<string>> {
+    if (Array.isArray(featureNames) && featureNames.length === 0) return new Set();
+    const { list, params } = Array.isArray(featureNames)
+      ? { list: placeholders(featureNames), params: featureNames }
+      : featureNames;
     const rows: Array<{ feature_name: string }> = await this.dataSource.query(
-      `SELECT feature_name FROM favorite_features
-        WHERE user_id = ? AND feature_name IN (${placeholders(featureNames)})`,
-      [userId, ...featureNames],
+      `SELECT feature_name FROM favorite_features WHERE user_id = ? AND feature_name IN (${list})`,
+      [userId, ...params],
     );
     return new Set(rows.map((row) => row.feature_name));
   }

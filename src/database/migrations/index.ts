@@ -6,6 +6,7 @@ import { AuthVersion1764000000000 } from './1764000000000-auth-version';
 import { NoPadCollation1764100000000 } from './1764100000000-no-pad-collation';
 import { FeatureSearchIndex1764200000000 } from './1764200000000-feature-search-index';
 import { WriteClaims1764300000000 } from './1764300000000-write-claims';
+import { ListIndexes1764400000000 } from './1764400000000-list-indexes';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   NoPadCollation1764100000000,
   FeatureSearchIndex1764200000000,
   WriteClaims1764300000000,
+  ListIndexes1764400000000,
 ];

@@ -1,0 +1,60 @@
+import type { DataSource } from 'typeorm';
+import { FeatureListModel, wholeDocument } from './feature-list.model';
+
+const documentOf = (items: string) => Buffer.from(`{"features":[${items}]}`);
+
+/** A MySQL-family data source whose every statement answers `rows`. */
+function answering(rows: unknown[]): { dataSource: DataSource; sent: string[] } {
+  const sent: string[] = [];
+  const dataSource = {
+    options: { type: 'mariadb' },
+    serverDialect: 'mariadb',
+    query: async (sql: string) => {
+      sent.push(sql);
+      return rows;
+    },
+  } as unknown as DataSource;
+  return { dataSource, sent };
+}
+
+describe('wholeDocument: when the list falls back to rows', () => {
+  it('takes the document whose items are shorter than what the server can hand over', () => {
+    const document = documentOf('{"name":"a"}');
+    expect(wholeDocument(document, 13)).toBe(document);
+    expect(wholeDocument(document, 64 * 1024 * 1024)).toBe(document);
+  });
+
+  it('falls back when the items reach the bound (GROUP_CONCAT stopped there, cut short)', () => {
+    expect(wholeDocument(documentOf('{"name":"a"}'), 12)).toBeNull();
+    expect(wholeDocument(documentOf('{"name":"a"},{"na'), 17)).toBeNull();
+  });
+
+  it('falls back when the server answered NULL (a CONCAT past max_allowed_packet)', () => {
+    expect(wholeDocument(null, 16 * 1024 * 1024)).toBeNull();
+    expect(wholeDocument(null, null)).toBeNull();
+  });
+
+  it('takes any document when there is no bound (SQLite)', () => {
+    const document = documentOf('{"name":"a"},{"name":"b"}');
+    expect(wholeDocument(document, null)).toBe(document);
+  });
+});
+
+describe('FeatureListModel.documentOf on MySQL', () => {
+  it('answers null for a document that reached the bound the server reported', async () => {
+    // mysql2 may hand a server variable over as a string.
+    const cut = answering([{ document: documentOf('{"name":"a"},{"na'), max_bytes: '17' }]);
+    await expect(new FeatureListModel(cut.dataSource).documentOf('p')).resolves.toBeNull();
+    const nul = answering([{ document: null, max_bytes: 16777216 }]);
+    await expect(new FeatureListModel(nul.dataSource).documentOf('p')).resolves.toBeNull();
+  });
+
+  it('answers the bytes as the server sent them when they are whole', async () => {
+    const whole = documentOf('{"name":"a"}');
+    const { dataSource, sent } = answering([{ document: whole, max_bytes: 16776192 }]);
+    await expect(new FeatureListModel(dataSource).documentOf('p')).resolves.toBe(whole);
+    // The statement bounds GROUP_CONCAT by max_allowed_packet and reports the bound it used.
+    expect(sent[0]).toMatch(/^SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024/);
+    expect(sent[0]).toContain('AS max_bytes');
+  });
+});
