@@ -31,19 +31,28 @@ async function staffSegment(t: TestApp): Promise<{ id: number; name: string }> {
   return { id: res.body.id as number, name: 'staff' };
 }
 
+/**
+ * What the generated files use and expect to find here: the `staff` segment, the `team` tag type
+ * and the `region` context field (so that an import creates none of them).
+ */
+async function fileDefinitions(t: TestApp): Promise<{ id: number; name: string }> {
+  const segment = await staffSegment(t);
+  await create(t, '/api/admin/tag-types', { name: 'team' });
+  await create(t, '/api/admin/context', {
+    name: 'region',
+    legalValues: [{ value: 'eu' }, { value: 'us' }],
+  });
+  return segment;
+}
+
 describe('import: set-based', () => {
   let t: TestApp;
   let segment: { id: number; name: string };
 
   beforeAll(async () => {
     t = await startTestApp();
-    segment = await staffSegment(t);
     // Present before both imports, so that neither creates them and the two do the same work.
-    await create(t, '/api/admin/tag-types', { name: 'team' });
-    await create(t, '/api/admin/context', {
-      name: 'region',
-      legalValues: [{ value: 'eu' }, { value: 'us' }],
-    });
+    segment = await fileDefinitions(t);
     await create(t, '/api/admin/projects', { id: 'small', name: 'Small' });
     await create(t, '/api/admin/projects', { id: 'large', name: 'Large' });
   });
@@ -101,12 +110,7 @@ describe('import: the tags catalogue', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    segment = await staffSegment(t);
-    await create(t, '/api/admin/tag-types', { name: 'team' });
-    await create(t, '/api/admin/context', {
-      name: 'region',
-      legalValues: [{ value: 'eu' }, { value: 'us' }],
-    });
+    segment = await fileDefinitions(t);
     // In the catalogue already, and carried by the file: listed once after the import.
     await create(t, '/api/admin/tags', { type: 'team', value: 'group-1' });
   });
@@ -418,12 +422,7 @@ describe('import: as the API behaves, and its limits', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    segment = await staffSegment(t);
-    await create(t, '/api/admin/tag-types', { name: 'team' });
-    await create(t, '/api/admin/context', {
-      name: 'region',
-      legalValues: [{ value: 'eu' }, { value: 'us' }],
-    });
+    segment = await fileDefinitions(t);
   });
   afterAll(() => t.close());
 
