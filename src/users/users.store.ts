@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Dialect, dialectOf } from '../database/sql-dialect';
 import { placeholders, sqlTimestamp, toDate, toNumber } from '../database/sql-values';
+import type { FeatureNamesSql } from '../events/events.store';
 
 export interface UserRow {
   id: number;
@@ -264,15 +265,11 @@ export class UsersStore {
     );
   }
 
-  /** Which of these features the user marked as favourites. */
   /**
    * Which of the features the user marked as favorites; the features as names, or as a
    * sub-select of names with its parameters (a whole project's list binds one parameter).
    */
-  async favorites(
-    userId: number,
-    featureNames: string[] | { list: string; params: unknown[] },
-  ): Promise<Set<string>> {
+  async favorites(userId: number, featureNames: string[] | FeatureNamesSql): Promise<Set<string>> {
     if (Array.isArray(featureNames) && featureNames.length === 0) return new Set();
     const { list, params } = Array.isArray(featureNames)
       ? { list: placeholders(featureNames), params: featureNames }
