@@ -22,8 +22,9 @@ export interface FeatureListItemBytes {
 /** What closes an item that has no people and is nobody's favorite. */
 export const NOBODYS_ITEM_END = ',"favorite":false}';
 
-const DOCUMENT_HEAD = '{"features":[';
-const DOCUMENT_TAIL = ']}';
+/** What the list's document is made of around its items, in SQL here and in the service. */
+export const DOCUMENT_HEAD = '{"features":[';
+export const DOCUMENT_TAIL = ']}';
 
 /**
  * The project feature list (`GET /api/admin/projects/:id/features`, issue 15) as JSON bytes built

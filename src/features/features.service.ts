@@ -14,7 +14,12 @@ import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
-import { FeatureListModel, NOBODYS_ITEM_END } from './feature-list.model';
+import {
+  DOCUMENT_HEAD,
+  DOCUMENT_TAIL,
+  FeatureListModel,
+  NOBODYS_ITEM_END,
+} from './feature-list.model';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
 import { currentPrincipal } from '../common/request-context';
@@ -53,7 +58,7 @@ export class FeaturesService {
       if (document) return document;
     }
     const items = await this.listModel.ofProject(projectId);
-    const parts: Buffer[] = [Buffer.from('{"features":[')];
+    const parts: Buffer[] = [Buffer.from(DOCUMENT_HEAD)];
     const comma = Buffer.from(',');
     const nobodys = Buffer.from(NOBODYS_ITEM_END);
     items.forEach((item, index) => {
@@ -72,7 +77,7 @@ export class FeaturesService {
       }
       parts.push(Buffer.from(`${end},"favorite":${favorite}}`, 'utf8'));
     });
-    parts.push(Buffer.from(']}'));
+    parts.push(Buffer.from(DOCUMENT_TAIL));
     return Buffer.concat(parts);
   }
 
