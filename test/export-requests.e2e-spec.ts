@@ -271,7 +271,7 @@ describe('export: requests', () => {
     /** Each table's read repeats the selection as a sub-select and is ordered by the database. */
     const reads = (selection: string) => [
       new RegExp(
-        `^SELECT f\\.name, .* FROM features f WHERE f\\.name IN \\(${selection}\\) ORDER BY f\\.name`,
+        `^SELECT .* FROM features f WHERE f\\.name IN \\(${selection}\\) ORDER BY f\\.name`,
       ),
       new RegExp(
         `^SELECT .* FROM feature_environments fe WHERE .* IN \\(${selection}\\) ORDER BY fe\\.feature_name`,

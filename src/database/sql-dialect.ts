@@ -197,10 +197,42 @@ export async function insertValues(
 }
 
 /*
- * Building JSON text in SQL (the project feature list, issue 15): both databases have JSON_QUOTE
- * (compact, escaped) and GROUP_CONCAT(x ORDER BY …) with ',' as the separator (SQLite since
- * 3.44), so only these three differ.
+ * Building JSON text in SQL (the project feature list and the export, issue 15): both databases
+ * have JSON_QUOTE (compact, escaped) and GROUP_CONCAT(x ORDER BY …) with ',' as the separator
+ * (SQLite since 3.44), so only the functions below that take a dialect differ.
  */
+
+/**
+ * A JSON object's text built by the database from `[key, value SQL]` pairs, in their order. The
+ * keys are written as they are: plain words of our own, nothing to escape. Each value must be
+ * JSON text that is never NULL (see sqlJsonString and sqlJsonBoolean), or the object is NULL.
+ */
+export function sqlJsonObject(dialect: Dialect, fields: ReadonlyArray<[string, string]>): string {
+  const parts = fields.flatMap(([key, value], index) => [
+    `'${index === 0 ? '{' : ','}"${key}":'`,
+    value,
+  ]);
+  return sqlConcat(dialect, [...parts, `'}'`]);
+}
+
+/**
+ * A nullable text column as a JSON string, `null` when NULL (JSON_QUOTE(NULL) is NULL on MySQL).
+ * MariaDB escapes control characters with upper-case hex digits where JSON.stringify writes lower
+ * case: a reader that needs JSON.stringify's bytes checks them (canonicalScan).
+ */
+export function sqlJsonString(column: string): string {
+  return `COALESCE(JSON_QUOTE(${column}), 'null')`;
+}
+
+/** A condition as the JSON literal `true` or `false`. */
+export function sqlJsonBoolean(condition: string): string {
+  return `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
+}
+
+/** A stored JSON text column as it is, `empty` when it is NULL or empty text. */
+export function sqlStoredJson(column: string, empty: '[]' | '{}'): string {
+  return `COALESCE(NULLIF(${column}, ''), '${empty}')`;
+}
 
 /**
  * String concatenation that is NULL when any part is NULL, on both databases. On MySQL-family

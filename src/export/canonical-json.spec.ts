@@ -113,4 +113,24 @@ describe('canonicalScan', () => {
     expect(canonicalScan('[{"stickiness":null}]', '[', sinks)).toBe(false);
     expect(found).toEqual([]);
   });
+
+  it('hands integers to an integer sink, and fails on any other value there', () => {
+    const ids: string[] = [];
+    const sinks: PathSink[] = [
+      { path: ['segments', null], kind: 'integer', take: (v) => ids.push(v) },
+    ];
+    expect(canonicalScan('{"name":"a","segments":[3,12,-4]}', '{', sinks)).toBe(true);
+    expect(ids).toEqual(['3', '12', '-4']);
+
+    ids.length = 0;
+    for (const text of [
+      '{"segments":["3"]}',
+      '{"segments":[1.5]}',
+      '{"segments":[null]}',
+      '{"segments":[[1]]}',
+    ]) {
+      expect(canonicalScan(text, '{', sinks)).toBe(false);
+    }
+    expect(ids).toEqual([]);
+  });
 });

@@ -8,8 +8,8 @@
  * parse and stringify. Every writer of the app stores JSON.stringify output, so the fallback is
  * for rows written some other way (by hand, by an older version).
  *
- * While it scans, it hands the string values found at given paths to a sink: that is how the
- * export collects the context-field names that strategies and variants use without parsing them.
+ * While it scans, it hands the values found at given paths to a sink: that is how the export
+ * collects the context-field names, segment ids and tag types of its items without parsing them.
  */
 
 /** A path from the document's root: a key, or `null` for any element of an array. */
@@ -17,7 +17,9 @@ export type JsonPath = ReadonlyArray<string | null>;
 
 export interface PathSink {
   path: JsonPath;
-  /** Called with each string found at `path`; a value of another type there fails the scan. */
+  /** What the sink takes at `path`: strings (the default), or integers as their digits. */
+  kind?: 'string' | 'integer';
+  /** Called with each value found at `path`; a value of another kind there fails the scan. */
   take: (value: string) => void;
 }
 
@@ -76,11 +78,12 @@ class Scanner {
 
   private value(): boolean {
     const code = this.text.charCodeAt(this.i);
+    const sink = this.sinks.length > 0 ? this.sinkHere() : undefined;
     if (code === QUOTE) {
+      if (sink?.kind === 'integer') return false;
       const start = this.i;
       const end = this.string();
       if (end < 0) return false;
-      const sink = this.sinks.length > 0 ? this.sinkHere() : undefined;
       if (sink) {
         const raw = this.text.slice(start, end + 1);
         const value = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
@@ -88,7 +91,13 @@ class Scanner {
       }
       return true;
     }
-    if (this.sinks.length > 0 && this.sinkHere()) return false;
+    if (sink) {
+      if (sink.kind !== 'integer') return false;
+      const start = this.i;
+      if (!this.integer()) return false;
+      this.found.push({ sink, value: this.text.slice(start, this.i) });
+      return true;
+    }
     if (code === 0x7b) return this.object();
     if (code === 0x5b) return this.array();
     if (code === 0x74) return this.word('true');

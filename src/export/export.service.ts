@@ -1,30 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
 import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
-import { openReadSnapshot, ReadSnapshot } from '../database/read-snapshot';
+import { ReadSnapshot, ReadSnapshots } from '../database/read-snapshot';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
-import { parseJson, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { EventsService } from '../events/events.service';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
-import { TagRow, toDependencyDto } from '../features/feature-mappers';
+import { toDependencyDto } from '../features/feature-mappers';
 import { FeatureTagsStore } from '../features/feature-tags.store';
-import {
-  ExportFeatureRow,
-  ExportScope,
-  ExportSelection,
-  FeaturesStore,
-} from '../features/features.store';
-import {
-  segmentIdList,
-  StrategiesStore,
-  StrategyWithSegmentsRow,
-} from '../features/strategies.store';
+import { ExportScope, ExportSelection, FeaturesStore } from '../features/features.store';
+import { StrategiesStore } from '../features/strategies.store';
 import type { StrategyVariant, Variant } from '../features/variant';
 import { BUILT_IN_STICKINESS } from '../features/variant-rules';
 import { ProjectsStore } from '../projects/projects.store';
@@ -116,22 +106,25 @@ const LATER_LISTS: ListKey[] = [
 ];
 
 /**
- * The export of rules.md §6. One read snapshot (`openReadSnapshot`) and a fixed number of
+ * The export of rules.md §6. One read snapshot (`ReadSnapshots.open`) and a fixed number of
  * statements whatever the number of features: each table's store reads the selected rows with one
  * statement that repeats the selection as a sub-select (`FeaturesStore.exportScope`), ordered by
  * the database in UTF-8 byte order (`inByteOrder`), and the rows are written into the document as
  * they arrive, in one pass: nothing proportional to the number of features is held (issue 15).
  * The response pulls the document piece by piece, and the snapshot reads only as far as it pulls.
  *
- * The stored JSON columns (variants, parameters, constraints) are not parsed: they are spliced into
- * the document as stored when canonicalScan finds them in JSON.stringify's form (the form the app
- * writes), and parsed and serialised again only when not. The same scan collects the context
- * fields they name. The errors rules.md §6 names (unknown environment or project) are found in the
- * snapshot before the first byte.
+ * The database writes each item of the per-feature lists as JSON text, the stored JSON columns
+ * (variants, parameters, constraints) spliced in as stored, so that a row is one string rather
+ * than a dozen values. An item is written into the document as it is when canonicalScan finds it
+ * in JSON.stringify's form (the form the app stores, and the quoting both databases do but for
+ * MariaDB's upper-case `\u` escapes), and parsed and serialised again only when not. The same scan
+ * collects the context fields, segments and tag types the items name. The errors rules.md §6
+ * names (unknown environment or project) are found in the snapshot before the first byte.
  */
 @Injectable()
-export class ExportService {
+export class ExportService implements OnModuleDestroy {
   private readonly dialect: Dialect;
+  private readonly snapshots: ReadSnapshots;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -148,11 +141,16 @@ export class ExportService {
     private readonly events: EventsService,
   ) {
     this.dialect = dialectOf(dataSource);
+    this.snapshots = new ReadSnapshots(dataSource);
+  }
+
+  onModuleDestroy(): void {
+    this.snapshots.close();
   }
 
   async export(query: ExportQueryDto, at: Date = new Date()): Promise<ExportFile> {
     const selection = selectionOf(query);
-    const snapshot = await openReadSnapshot(this.dataSource);
+    const snapshot = await this.snapshots.open();
     try {
       if (!(await this.environments.exists(query.environment, snapshot))) {
         throw NotFoundError.named('environment', query.environment);
@@ -208,7 +206,7 @@ export class ExportService {
       const scope = this.features.exportScope(selection, SELECTION_TABLE);
       out.list('features');
       for await (const rows of this.features.readForExport(snapshot, scope)) {
-        for (const row of rows) out.item(featureJson(row));
+        for (const row of rows) out.item(itemJson(row.item, NO_SINKS));
         features += rows.length;
         const piece = out.take();
         if (piece !== undefined) yield piece;
@@ -244,21 +242,19 @@ export class ExportService {
     scope: ExportScope,
     out: DocumentWriter,
   ): AsyncGenerator<string> {
-    const contextNames = new Set<string>();
-    const names = contextNameSinks(contextNames);
-    const quotedEnvironment = text(environment);
+    const found = new Definitions();
     out.list('featureEnvironments');
     for await (const rows of this.featureEnvironments.readForExport(snapshot, scope, environment)) {
       for (const row of rows)
-        out.item(environmentJson(row, quotedEnvironment, names, contextNames));
+        out.item(itemJson(row.item, found.environmentSinks, found.collectEnvironment));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
 
-    const segmentIds = new Set<number>();
     out.list('featureStrategies');
     for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
-      for (const row of rows) out.item(strategyJson(row, names, contextNames, segmentIds));
+      for (const row of rows)
+        out.item(itemJson(row.item, found.strategySinks, found.collectStrategy));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
@@ -266,29 +262,25 @@ export class ExportService {
     // Context fields, segments and tag types are definitions, few whatever the number of
     // features: read by the names and ids collected above, sorted here.
     out.list('contextFields');
-    const fields = await this.contextFields.readForExport(snapshot, [...contextNames]);
+    const fields = await this.contextFields.readForExport(snapshot, [...found.contextNames]);
     for (const field of fields.sort((a, b) => compareBytes(a.name, b.name))) out.item(text(field));
 
     out.list('segments');
-    const segments = await this.segments.readForExport(snapshot, [...segmentIds]);
+    const segments = await this.segments.readForExport(snapshot, [...found.segmentIds]);
     segments.sort(
       (a: ExportSegmentDto, b: ExportSegmentDto) => compareBytes(a.name, b.name) || a.id - b.id,
     );
     for (const segment of segments) out.item(text(segment));
 
-    const tagTypeNames = new Set<string>();
     out.list('featureTags');
     for await (const rows of this.tags.readForExport(snapshot, scope)) {
-      for (const row of rows) {
-        tagTypeNames.add(row.tag_type);
-        out.item(tagJson(row));
-      }
+      for (const row of rows) out.item(itemJson(row.item, found.tagSinks, found.collectTag));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
 
     out.list('tagTypes');
-    const types = await this.tagTypes.readForExport(snapshot, [...tagTypeNames]);
+    const types = await this.tagTypes.readForExport(snapshot, [...found.tagTypes]);
     for (const type of types.sort((a, b) => compareBytes(a.name, b.name))) out.item(text(type));
 
     // One entry per child, its parents after it: the rows come by child, then parent.
@@ -311,118 +303,79 @@ export class ExportService {
 
 const text = JSON.stringify;
 
-/** A feature as JSON.stringify writes ExportFeatureDto (its key order). */
-function featureJson(row: ExportFeatureRow): string {
-  return (
-    `{"name":${text(row.name)},"description":${text(row.description ?? null)}` +
-    `,"type":${text(row.type)},"project":${text(row.project_id)}` +
-    `,"stale":${toBoolean(row.stale)},"impressionData":${toBoolean(row.impression_data)}` +
-    `,"archived":${row.archived_at !== null && row.archived_at !== undefined}}`
-  );
-}
+const NO_SINKS: PathSink[] = [];
 
 function addStickiness(names: Set<string>, stickiness: unknown): void {
   if (typeof stickiness === 'string' && !BUILT_IN_STICKINESS.includes(stickiness))
     names.add(stickiness);
 }
 
-/** Where the JSON columns name context fields, as canonicalScan paths (null: any element). */
-interface ContextNameSinks {
-  environmentVariants: PathSink[];
-  parameters: PathSink[];
-  constraints: PathSink[];
-  strategyVariants: PathSink[];
-}
+/**
+ * What the export collects from its items while it writes them: the context fields that
+ * environment variants and strategies name, the strategies' segments and the tags' types. Each
+ * list has sinks, for canonicalScan to fill while it checks an item, and a collector, which finds
+ * the same values in an item that had to be parsed.
+ */
+class Definitions {
+  readonly contextNames = new Set<string>();
+  readonly segmentIds = new Set<number>();
+  readonly tagTypes = new Set<string>();
 
-function contextNameSinks(names: Set<string>): ContextNameSinks {
-  const stickiness = (path: JsonPath): PathSink => ({
+  private readonly stickiness = (path: JsonPath): PathSink => ({
     path,
-    take: (value) => addStickiness(names, value),
+    take: (value) => addStickiness(this.contextNames, value),
   });
-  const contextName = (path: JsonPath): PathSink => ({ path, take: (value) => names.add(value) });
-  return {
-    environmentVariants: [
-      stickiness([null, 'stickiness']),
-      contextName([null, 'overrides', null, 'contextName']),
-    ],
-    parameters: [stickiness(['stickiness'])],
-    constraints: [contextName([null, 'contextName'])],
-    strategyVariants: [stickiness([null, 'stickiness'])],
+  private readonly contextName = (path: JsonPath): PathSink => ({
+    path,
+    take: (value) => this.contextNames.add(value),
+  });
+
+  readonly environmentSinks: PathSink[] = [
+    this.stickiness(['variants', null, 'stickiness']),
+    this.contextName(['variants', null, 'overrides', null, 'contextName']),
+  ];
+  readonly strategySinks: PathSink[] = [
+    this.stickiness(['parameters', 'stickiness']),
+    this.contextName(['constraints', null, 'contextName']),
+    this.stickiness(['variants', null, 'stickiness']),
+    { path: ['segments', null], kind: 'integer', take: (id) => this.segmentIds.add(Number(id)) },
+  ];
+  readonly tagSinks: PathSink[] = [{ path: ['tagType'], take: (type) => this.tagTypes.add(type) }];
+
+  readonly collectEnvironment = (parsed: { variants: Variant[] }): void => {
+    for (const variant of parsed.variants) {
+      addStickiness(this.contextNames, variant.stickiness);
+      for (const override of variant.overrides ?? []) this.contextNames.add(override.contextName);
+    }
+  };
+
+  readonly collectStrategy = (parsed: {
+    parameters: Record<string, unknown>;
+    constraints: Constraint[];
+    variants: StrategyVariant[];
+    segments: number[];
+  }): void => {
+    addStickiness(this.contextNames, parsed.parameters.stickiness);
+    for (const constraint of parsed.constraints) this.contextNames.add(constraint.contextName);
+    for (const variant of parsed.variants) addStickiness(this.contextNames, variant.stickiness);
+    for (const id of parsed.segments) this.segmentIds.add(id);
+  };
+
+  readonly collectTag = (parsed: { tagType: string }): void => {
+    this.tagTypes.add(parsed.tagType);
   };
 }
 
 /**
- * A stored JSON column as text to splice: as stored when canonical, else parsed (handing the value
- * to `collect`, which then finds the context names that the sinks would have) and serialised.
+ * An item the database wrote (ExportItemRow), as the document's bytes: as it is when it is
+ * already what JSON.stringify writes (the normal case: the app stores JSON.stringify output, and
+ * the database quotes the other columns the same way), else parsed and serialised, which also
+ * evens out a stored column written some other way, or a database's other spelling of an escape.
+ * Either way `collect` (or the sinks, which find the same values) sees what it names.
  */
-function spliceable(
-  stored: unknown,
-  opener: '[' | '{',
-  sinks: readonly PathSink[],
-  collect: (parsed: unknown) => void,
-): string {
-  const empty = opener === '[' ? '[]' : '{}';
-  if (stored === null || stored === undefined || stored === '') return empty;
-  if (typeof stored === 'string' && canonicalScan(stored, opener, sinks)) return stored;
-  const parsed = parseJson<unknown>(stored, opener === '[' ? [] : {});
-  collect(parsed);
+function itemJson<T>(item: string, sinks: readonly PathSink[], collect?: (parsed: T) => void) {
+  if (canonicalScan(item, '{', sinks)) return item;
+  const parsed = JSON.parse(item) as T;
+  collect?.(parsed);
   return JSON.stringify(parsed);
-}
-
-/**
- * A feature environment as JSON.stringify writes ExportFeatureEnvironmentDto (its key order),
- * collecting the context fields its variants name.
- */
-function environmentJson(
-  row: { feature_name: string; enabled: unknown; variants: unknown },
-  environment: string,
-  sinks: ContextNameSinks,
-  contextNames: Set<string>,
-): string {
-  const variants = spliceable(row.variants, '[', sinks.environmentVariants, (parsed) => {
-    for (const variant of parsed as Variant[]) {
-      addStickiness(contextNames, variant.stickiness);
-      for (const override of variant.overrides ?? []) contextNames.add(override.contextName);
-    }
-  });
-  const name = text(row.feature_name);
-  return `{"name":${name},"featureName":${name},"environment":${environment},"enabled":${toBoolean(row.enabled)},"variants":${variants}}`;
-}
-
-/**
- * A strategy as JSON.stringify writes StrategyDto (toStrategyDto's key order), collecting the
- * context fields it names (stickiness, constraints, variants) and its segments.
- */
-function strategyJson(
-  row: StrategyWithSegmentsRow,
-  sinks: ContextNameSinks,
-  contextNames: Set<string>,
-  segmentIds: Set<number>,
-): string {
-  const parameters = spliceable(row.parameters, '{', sinks.parameters, (parsed) =>
-    addStickiness(contextNames, (parsed as Record<string, unknown>).stickiness),
-  );
-  const constraints = spliceable(row.constraints, '[', sinks.constraints, (parsed) => {
-    for (const constraint of parsed as Constraint[]) contextNames.add(constraint.contextName);
-  });
-  const variants = spliceable(row.variants, '[', sinks.strategyVariants, (parsed) => {
-    for (const variant of parsed as StrategyVariant[])
-      addStickiness(contextNames, variant.stickiness);
-  });
-  const segments = segmentIdList(row.segment_ids);
-  for (const id of segments) segmentIds.add(id);
-  return (
-    `{"id":${text(row.id)},"name":${text(row.strategy_name)},"featureName":${text(row.feature_name)}` +
-    `,"title":${text(row.title ?? null)},"parameters":${parameters},"constraints":${constraints}` +
-    `,"variants":${variants},"sortOrder":${text(toNumber(row.sort_order))},"disabled":${toBoolean(row.disabled)}` +
-    `,"segments":${text(segments)}}`
-  );
-}
-
-/** A tag as JSON.stringify writes ExportFeatureTagDto (its key order). */
-function tagJson(row: TagRow): string {
-  return (
-    `{"featureName":${text(row.feature_name)},"tagType":${text(row.tag_type)}` +
-    `,"tagValue":${text(row.tag_value)},"createdByUserId":${text(toNullableNumber(row.created_by_user_id))}}`
-  );
 }

@@ -8,10 +8,15 @@ import {
   insertValues,
   inByteOrder,
   jsonRecords,
+  sqlJsonBoolean,
+  sqlJsonObject,
+  sqlJsonString,
+  sqlStoredJson,
   upsertTail,
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import {
+  ExportItemRow,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -155,16 +160,27 @@ export class FeatureEnvironmentsStore {
     );
   }
 
-  /** The export's read: the selected features' rows in one environment, by feature (bytes). */
+  /**
+   * The export's read: the selected features' rows in one environment, by feature (bytes), each
+   * as the text of ExportFeatureEnvironmentDto with the stored variants spliced in.
+   */
   readForExport(
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<Array<{ feature_name: string; enabled: unknown; variants: unknown }>> {
+  ): AsyncIterable<ExportItemRow[]> {
+    const dialect = dialectOf(this.dataSource);
+    const item = sqlJsonObject(dialect, [
+      ['name', sqlJsonString('fe.feature_name')],
+      ['featureName', sqlJsonString('fe.feature_name')],
+      ['environment', sqlJsonString('fe.environment_name')],
+      ['enabled', sqlJsonBoolean('fe.enabled = 1')],
+      ['variants', sqlStoredJson('fe.variants', '[]')],
+    ]);
     return reader.batches(
-      `SELECT fe.feature_name, fe.enabled, fe.variants FROM feature_environments fe
+      `SELECT ${item} AS item FROM feature_environments fe
         WHERE fe.environment_name = ? AND fe.feature_name IN (${scope.sql})
-        ORDER BY ${inByteOrder(dialectOf(this.dataSource), 'fe.feature_name')}`,
+        ORDER BY ${inByteOrder(dialect, 'fe.feature_name')}`,
       [environment, ...scope.params],
     );
   }

@@ -7,6 +7,7 @@ import {
   dialectOf,
   sqlConcat,
   sqlIsoTimestamp,
+  sqlJsonBoolean,
   sqlJsonLength,
 } from '../database/sql-dialect';
 import { toNumber } from '../database/sql-values';
@@ -141,7 +142,6 @@ function documentSql(dialect: Dialect): string {
 function itemSql(dialect: Dialect): string {
   const cat = (...parts: string[]) => sqlConcat(dialect, parts);
   const iso = (column: string) => sqlIsoTimestamp(dialect, column);
-  const bool = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
   /** `,"key":<value>` when the value is not NULL, else nothing. */
   const optional = (value: string) => `COALESCE(${value}, '')`;
   // Names (features, projects, environments, tag types) follow the name rule of rules.md §2,
@@ -162,7 +162,7 @@ function itemSql(dialect: Dialect): string {
     `'{"name":"'`,
     'fe.environment_name',
     `'","enabled":'`,
-    bool('fe.enabled = 1'),
+    sqlJsonBoolean('fe.enabled = 1'),
     `',"variantCount":'`,
     `CAST(COALESCE(${sqlJsonLength(dialect, 'fe.variants')}, 0) AS CHAR)`,
     `',"hasStrategies":'`,
@@ -174,11 +174,11 @@ function itemSql(dialect: Dialect): string {
   // One pass over the feature's environments writes everything from `enabled` (enabled in any
   // of them) through `environments`; the feature's own fields in between are constants here.
   const enabledThroughEnvironments = `(SELECT ${cat(
-    bool('MAX(fe.enabled) = 1'),
+    sqlJsonBoolean('MAX(fe.enabled) = 1'),
     `',"stale":'`,
-    bool('f.stale = 1'),
+    sqlJsonBoolean('f.stale = 1'),
     `',"impressionData":'`,
-    bool('f.impression_data = 1'),
+    sqlJsonBoolean('f.impression_data = 1'),
     `',"createdAt":"'`,
     iso('f.created_at'),
     `'","environments":['`,
@@ -193,7 +193,7 @@ function itemSql(dialect: Dialect): string {
     `'{"feature":"'`,
     'd.parent',
     `'","enabled":'`,
-    bool('d.enabled = 1'),
+    sqlJsonBoolean('d.enabled = 1'),
     `',"variants":'`,
     // Stored as JSON text (an array of variant names), spliced as it is.
     `COALESCE(d.variants, '[]')`,

@@ -8,11 +8,13 @@ import {
   insertValues,
   jsonRecords,
   inByteOrder,
+  sqlJsonObject,
+  sqlJsonString,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
-import { ExportScope, featureNamesSql, FeatureSelection } from './features.store';
+import { ExportItemRow, ExportScope, featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
@@ -77,13 +79,22 @@ export class FeatureTagsStore {
     return this.ofFeatures({ names: [featureName] }, tx);
   }
 
-  /** The export's read: the selected features' tags, by feature, type and value (bytes). */
-  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<TagRow[]> {
+  /**
+   * The export's read: the selected features' tags, by feature, type and value (bytes), each as
+   * the text of ExportFeatureTagDto.
+   */
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItemRow[]> {
     const order = ['ft.feature_name', 'ft.tag_type', 'ft.tag_value'].map((column) =>
       inByteOrder(this.dialect, column),
     );
+    const item = sqlJsonObject(this.dialect, [
+      ['featureName', sqlJsonString('ft.feature_name')],
+      ['tagType', sqlJsonString('ft.tag_type')],
+      ['tagValue', sqlJsonString('ft.tag_value')],
+      ['createdByUserId', `COALESCE(CAST(ft.created_by_user_id AS CHAR), 'null')`],
+    ]);
     return reader.batches(
-      `SELECT ft.feature_name, ft.tag_type, ft.tag_value, ft.created_by_user_id FROM feature_tags ft
+      `SELECT ${item} AS item FROM feature_tags ft
         WHERE ft.feature_name IN (${scope.sql}) ORDER BY ${order.join(', ')}`,
       scope.params,
     );

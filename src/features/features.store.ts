@@ -8,6 +8,9 @@ import {
   insertValues,
   inByteOrder,
   jsonRecords,
+  sqlJsonBoolean,
+  sqlJsonObject,
+  sqlJsonString,
   upsertTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
@@ -47,8 +50,13 @@ export interface ExportScope {
   params: unknown[];
 }
 
-/** A feature as the export reads it. */
-export type ExportFeatureRow = Omit<FeatureRow, 'created_at'>;
+/**
+ * One record of an export list as JSON text written by the database, in the key order of its DTO
+ * (rules.md §6). The export checks it with canonicalScan before it splices it (issue 15).
+ */
+export interface ExportItemRow {
+  item: string;
+}
 
 export const FEATURE_COLUMNS =
   'name, project_id, type, description, stale, impression_data, archived_at, created_at';
@@ -159,10 +167,18 @@ export class FeaturesStore {
    * The features an export selects (rules.md §6), in byte order of their names, read as they are
    * asked for (issue 15: the export does not hold them).
    */
-  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportFeatureRow[]> {
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItemRow[]> {
+    const item = sqlJsonObject(this.dialect, [
+      ['name', sqlJsonString('f.name')],
+      ['description', sqlJsonString('f.description')],
+      ['type', sqlJsonString('f.type')],
+      ['project', sqlJsonString('f.project_id')],
+      ['stale', sqlJsonBoolean('f.stale = 1')],
+      ['impressionData', sqlJsonBoolean('f.impression_data = 1')],
+      ['archived', sqlJsonBoolean('f.archived_at IS NOT NULL')],
+    ]);
     return reader.batches(
-      `SELECT f.name, f.description, f.type, f.project_id, f.stale, f.impression_data, f.archived_at
-         FROM features f WHERE f.name IN (${scope.sql})
+      `SELECT ${item} AS item FROM features f WHERE f.name IN (${scope.sql})
         ORDER BY ${inByteOrder(this.dialect, 'f.name')}`,
       scope.params,
     );

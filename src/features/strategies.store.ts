@@ -8,10 +8,16 @@ import {
   insertValues,
   jsonRecords,
   inByteOrder,
+  sqlConcat,
+  sqlJsonBoolean,
+  sqlJsonObject,
+  sqlJsonString,
+  sqlStoredJson,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
 import {
+  ExportItemRow,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -453,18 +459,32 @@ export class StrategiesStore {
   }
 
   /**
-   * The export's read: the selected features' strategies in one environment, each with its
-   * segment ids, in one statement, by feature (bytes), sortOrder and id (bytes). Raw rows: the
-   * export splices their JSON text (issue 15).
+   * The export's read: the selected features' strategies in one environment, in one statement,
+   * by feature (bytes), sortOrder and id (bytes), each as the text of StrategyDto: the stored JSON
+   * columns spliced in, the segment ids ascending from a correlated sub-select (issue 15).
    */
   readForExport(
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<StrategyWithSegmentsRow[]> {
+  ): AsyncIterable<ExportItemRow[]> {
     const dialect = dialectOf(this.dataSource);
+    const segments = `(SELECT GROUP_CONCAT(CAST(fss.segment_id AS CHAR) ORDER BY fss.segment_id)
+      FROM feature_strategy_segments fss WHERE fss.strategy_id = fs.id)`;
+    const item = sqlJsonObject(dialect, [
+      ['id', sqlJsonString('fs.id')],
+      ['name', sqlJsonString('fs.strategy_name')],
+      ['featureName', sqlJsonString('fs.feature_name')],
+      ['title', sqlJsonString('fs.title')],
+      ['parameters', sqlStoredJson('fs.parameters', '{}')],
+      ['constraints', sqlStoredJson('fs.constraints', '[]')],
+      ['variants', sqlStoredJson('fs.variants', '[]')],
+      ['sortOrder', 'CAST(fs.sort_order AS CHAR)'],
+      ['disabled', sqlJsonBoolean('fs.disabled = 1')],
+      ['segments', sqlConcat(dialect, [`'['`, `COALESCE(${segments}, '')`, `']'`])],
+    ]);
     return reader.batches(
-      `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
+      `SELECT ${item} AS item FROM feature_strategies fs
         WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
         ORDER BY ${inByteOrder(dialect, 'fs.feature_name')}, fs.sort_order, ${inByteOrder(dialect, 'fs.id')}`,
       [environment, ...scope.params],
