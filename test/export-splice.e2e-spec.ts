@@ -1,4 +1,4 @@
-import { create, createStrategyIn, EXPORT, expectStatus } from './export-fixtures';
+import { create, createStrategyIn, EXPORT, expectStatus, tag } from './export-fixtures';
 import { createFeature, envUrl } from './feature-fixtures';
 import { expectErrorRecord, startTestApp, TestApp } from './support/test-app';
 
@@ -106,6 +106,30 @@ describe('export: stored JSON, spliced or re-serialised', () => {
       'region',
       'tenant',
     ]);
+  });
+
+  it('writes text the database quotes (escapes, control characters) as JSON.stringify does', async () => {
+    // Characters JSON.stringify escapes, short and as \u00xx, and some it does not (U+007F,
+    // U+2028, an astral one). MariaDB's JSON_QUOTE spells `\u001F` where JSON.stringify writes
+    // `\u001f`.
+    const awkward = 'q"b\\n\nt\tc\b\f\r\u0001\u001f\u007f é \u2028 \u{1f600}';
+    await createFeature(t, 'quoted-text', { description: awkward });
+    await tag(t, 'quoted-text', 'simple', awkward);
+    await createStrategyIn(t, 'quoted-text', 'development', { name: 'default', title: awkward });
+
+    const res = await expectStatus(
+      t.admin.post(EXPORT, { environment: 'development', features: ['quoted-text'] }),
+      200,
+    );
+    expect(res.text).toBe(JSON.stringify(res.body));
+    const body = res.body as {
+      features: Array<{ description: string }>;
+      featureTags: Array<{ tagValue: string }>;
+      featureStrategies: Array<{ title: string }>;
+    };
+    expect(body.features[0].description).toBe(awkward);
+    expect(body.featureTags[0].tagValue).toBe(awkward);
+    expect(body.featureStrategies[0].title).toBe(awkward);
   });
 
   it('answers an unknown environment with an error record before any body', async () => {

@@ -19,6 +19,11 @@ const BATCH_ROWS = 256;
 export interface ReadSnapshot extends SqlReader {
   /** The rows of one statement, in batches, read from the database as they are asked for. */
   batches<T>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
+  /**
+   * The same for a statement that selects one text column: its values, without an object per
+   * row (the export's items, written by the database, issue 15).
+   */
+  texts(sql: string, parameters?: unknown[]): AsyncIterable<string[]>;
   /** Ends the snapshot (its transaction, and a SQLite connection of its own). Idempotent. */
   close(): Promise<void>;
 }
@@ -93,7 +98,9 @@ export class ReadSnapshots {
         query: <T = unknown[]>(sql: string, parameters?: unknown[]) =>
           held.tx.query<T>(sql, parameters),
         batches: <T>(sql: string, parameters?: unknown[]) =>
-          streamedBatches<T>(held.tx, sql, parameters),
+          streamedBatches<T>(held.tx, sql, parameters, false),
+        texts: (sql: string, parameters?: unknown[]) =>
+          streamedBatches<string>(held.tx, sql, parameters, true),
       },
       held.end,
     );
@@ -127,27 +134,35 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
       statement.run(...parameters);
       return [] as T;
     },
-    async *batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
+    batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
       logger.logQuery(sql, parameters);
-      // better-sqlite3 steps the statement as the iterator is pulled: rows are read when asked.
-      const rows = db.prepare(sql).iterate(...parameters) as IterableIterator<T>;
-      try {
-        for (;;) {
-          const batch: T[] = [];
-          let next = rows.next();
-          while (!next.done) {
-            batch.push(next.value);
-            if (batch.length === BATCH_ROWS) break;
-            next = rows.next();
-          }
-          if (batch.length > 0) yield batch;
-          if (next.done) return;
-        }
-      } finally {
-        rows.return?.();
-      }
+      return inBatches(db.prepare(sql).iterate(...parameters) as IterableIterator<T>);
+    },
+    texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
+      logger.logQuery(sql, parameters);
+      const statement = db.prepare(sql).pluck(true);
+      return inBatches(statement.iterate(...parameters) as IterableIterator<string>);
     },
   };
+}
+
+/** better-sqlite3 steps the statement as the iterator is pulled: rows are read when asked. */
+async function* inBatches<T>(rows: IterableIterator<T>): AsyncIterable<T[]> {
+  try {
+    for (;;) {
+      const batch: T[] = [];
+      let next = rows.next();
+      while (!next.done) {
+        batch.push(next.value);
+        if (batch.length === BATCH_ROWS) break;
+        next = rows.next();
+      }
+      if (batch.length > 0) yield batch;
+      if (next.done) return;
+    }
+  } finally {
+    rows.return?.();
+  }
 }
 
 /** A transaction of the data source kept open until `end`, on its own (pooled) connection. */
@@ -186,7 +201,10 @@ async function holdTransaction(
 
 /** The part of a mysql2 connection that streams a statement's rows. */
 interface StreamingConnection {
-  query(options: { sql: string; timeout: undefined }, values?: unknown[]): { stream(): Readable };
+  query(
+    options: { sql: string; timeout: undefined; rowsAsArray: boolean },
+    values?: unknown[],
+  ): { stream(): Readable };
 }
 
 /**
@@ -197,7 +215,8 @@ interface StreamingConnection {
 async function* streamedBatches<T>(
   tx: EntityManager,
   sql: string,
-  parameters?: unknown[],
+  parameters: unknown[] | undefined,
+  firstColumn: boolean,
 ): AsyncIterable<T[]> {
   // The connection itself rather than QueryRunner.stream: a statement of the request traffic
   // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
@@ -206,12 +225,14 @@ async function* streamedBatches<T>(
     tx.queryRunner as unknown as { connect(): Promise<StreamingConnection> }
   ).connect()) as StreamingConnection;
   tx.connection.logger.logQuery(sql, parameters);
-  const stream = connection.query({ sql, timeout: undefined }, parameters).stream();
+  const stream = connection
+    .query({ sql, timeout: undefined, rowsAsArray: firstColumn }, parameters)
+    .stream();
   let ended = false;
   try {
     let batch: T[] = [];
     for await (const row of stream.iterator({ destroyOnReturn: false })) {
-      batch.push(row as T);
+      batch.push((firstColumn ? (row as unknown[])[0] : row) as T);
       if (batch.length === BATCH_ROWS) {
         yield batch;
         batch = [];

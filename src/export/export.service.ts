@@ -206,7 +206,7 @@ export class ExportService implements OnModuleDestroy {
       const scope = this.features.exportScope(selection, SELECTION_TABLE);
       out.list('features');
       for await (const rows of this.features.readForExport(snapshot, scope)) {
-        for (const row of rows) out.item(itemJson(row.item, NO_SINKS));
+        for (const item of rows) out.item(quotedItemJson(item));
         features += rows.length;
         const piece = out.take();
         if (piece !== undefined) yield piece;
@@ -245,16 +245,15 @@ export class ExportService implements OnModuleDestroy {
     const found = new Definitions();
     out.list('featureEnvironments');
     for await (const rows of this.featureEnvironments.readForExport(snapshot, scope, environment)) {
-      for (const row of rows)
-        out.item(itemJson(row.item, found.environmentSinks, found.collectEnvironment));
+      for (const item of rows)
+        out.item(itemJson(item, found.environmentSinks, found.collectEnvironment));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
 
     out.list('featureStrategies');
     for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
-      for (const row of rows)
-        out.item(itemJson(row.item, found.strategySinks, found.collectStrategy));
+      for (const item of rows) out.item(itemJson(item, found.strategySinks, found.collectStrategy));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
@@ -274,7 +273,7 @@ export class ExportService implements OnModuleDestroy {
 
     out.list('featureTags');
     for await (const rows of this.tags.readForExport(snapshot, scope)) {
-      for (const row of rows) out.item(itemJson(row.item, found.tagSinks, found.collectTag));
+      for (const item of rows) out.item(itemJson(item, found.tagSinks, found.collectTag));
       const piece = out.take();
       if (piece !== undefined) yield piece;
     }
@@ -302,8 +301,6 @@ export class ExportService implements OnModuleDestroy {
 }
 
 const text = JSON.stringify;
-
-const NO_SINKS: PathSink[] = [];
 
 function addStickiness(names: Set<string>, stickiness: unknown): void {
   if (typeof stickiness === 'string' && !BUILT_IN_STICKINESS.includes(stickiness))
@@ -367,7 +364,7 @@ class Definitions {
 }
 
 /**
- * An item the database wrote (ExportItemRow), as the document's bytes: as it is when it is
+ * An item the database wrote (ExportItem), as the document's bytes: as it is when it is
  * already what JSON.stringify writes (the normal case: the app stores JSON.stringify output, and
  * the database quotes the other columns the same way), else parsed and serialised, which also
  * evens out a stored column written some other way, or a database's other spelling of an escape.
@@ -378,4 +375,17 @@ function itemJson<T>(item: string, sinks: readonly PathSink[], collect?: (parsed
   const parsed = JSON.parse(item) as T;
   collect?.(parsed);
   return JSON.stringify(parsed);
+}
+
+/** What makes a quoted item need the full check: an escape, or a control character. */
+const ESCAPE_OR_CONTROL = /[\\\u0000-\u001f]/;
+
+/**
+ * An item the database built from quoted text columns and literals only (the features): JSON_QUOTE
+ * writes a string as JSON.stringify does but for the spelling of escapes (MariaDB's upper-case
+ * `\u`), so an item with no escape is already the document's bytes, and only one with an escape
+ * needs canonicalScan.
+ */
+function quotedItemJson(item: string): string {
+  return ESCAPE_OR_CONTROL.test(item) ? itemJson(item, []) : item;
 }

@@ -16,7 +16,7 @@ import {
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import {
-  ExportItemRow,
+  ExportItem,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -168,7 +168,7 @@ export class FeatureEnvironmentsStore {
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<ExportItemRow[]> {
+  ): AsyncIterable<ExportItem[]> {
     const dialect = dialectOf(this.dataSource);
     const item = sqlJsonObject(dialect, [
       ['name', sqlJsonString('fe.feature_name')],
@@ -177,7 +177,7 @@ export class FeatureEnvironmentsStore {
       ['enabled', sqlJsonBoolean('fe.enabled = 1')],
       ['variants', sqlStoredJson('fe.variants', '[]')],
     ]);
-    return reader.batches(
+    return reader.texts(
       `SELECT ${item} AS item FROM feature_environments fe
         WHERE fe.environment_name = ? AND fe.feature_name IN (${scope.sql})
         ORDER BY ${inByteOrder(dialect, 'fe.feature_name')}`,

@@ -14,7 +14,7 @@ import {
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
-import { ExportItemRow, ExportScope, featureNamesSql, FeatureSelection } from './features.store';
+import { ExportItem, ExportScope, featureNamesSql, FeatureSelection } from './features.store';
 import type { TagRow } from './feature-mappers';
 
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
@@ -83,7 +83,7 @@ export class FeatureTagsStore {
    * The export's read: the selected features' tags, by feature, type and value (bytes), each as
    * the text of ExportFeatureTagDto.
    */
-  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItemRow[]> {
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItem[]> {
     const order = ['ft.feature_name', 'ft.tag_type', 'ft.tag_value'].map((column) =>
       inByteOrder(this.dialect, column),
     );
@@ -93,7 +93,7 @@ export class FeatureTagsStore {
       ['tagValue', sqlJsonString('ft.tag_value')],
       ['createdByUserId', `COALESCE(CAST(ft.created_by_user_id AS CHAR), 'null')`],
     ]);
-    return reader.batches(
+    return reader.texts(
       `SELECT ${item} AS item FROM feature_tags ft
         WHERE ft.feature_name IN (${scope.sql}) ORDER BY ${order.join(', ')}`,
       scope.params,

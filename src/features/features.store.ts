@@ -54,9 +54,7 @@ export interface ExportScope {
  * One record of an export list as JSON text written by the database, in the key order of its DTO
  * (rules.md §6). The export checks it with canonicalScan before it splices it (issue 15).
  */
-export interface ExportItemRow {
-  item: string;
-}
+export type ExportItem = string;
 
 export const FEATURE_COLUMNS =
   'name, project_id, type, description, stale, impression_data, archived_at, created_at';
@@ -167,7 +165,7 @@ export class FeaturesStore {
    * The features an export selects (rules.md §6), in byte order of their names, read as they are
    * asked for (issue 15: the export does not hold them).
    */
-  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItemRow[]> {
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItem[]> {
     const item = sqlJsonObject(this.dialect, [
       ['name', sqlJsonString('f.name')],
       ['description', sqlJsonString('f.description')],
@@ -177,7 +175,7 @@ export class FeaturesStore {
       ['impressionData', sqlJsonBoolean('f.impression_data = 1')],
       ['archived', sqlJsonBoolean('f.archived_at IS NOT NULL')],
     ]);
-    return reader.batches(
+    return reader.texts(
       `SELECT ${item} AS item FROM features f WHERE f.name IN (${scope.sql})
         ORDER BY ${inByteOrder(this.dialect, 'f.name')}`,
       scope.params,

@@ -17,7 +17,7 @@ import {
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
 import {
-  ExportItemRow,
+  ExportItem,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -467,7 +467,7 @@ export class StrategiesStore {
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<ExportItemRow[]> {
+  ): AsyncIterable<ExportItem[]> {
     const dialect = dialectOf(this.dataSource);
     const segments = `(SELECT GROUP_CONCAT(CAST(fss.segment_id AS CHAR) ORDER BY fss.segment_id)
       FROM feature_strategy_segments fss WHERE fss.strategy_id = fs.id)`;
@@ -483,7 +483,7 @@ export class StrategiesStore {
       ['disabled', sqlJsonBoolean('fs.disabled = 1')],
       ['segments', sqlConcat(dialect, [`'['`, `COALESCE(${segments}, '')`, `']'`])],
     ]);
-    return reader.batches(
+    return reader.texts(
       `SELECT ${item} AS item FROM feature_strategies fs
         WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
         ORDER BY ${inByteOrder(dialect, 'fs.feature_name')}, fs.sort_order, ${inByteOrder(dialect, 'fs.id')}`,
