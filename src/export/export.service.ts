@@ -378,6 +378,7 @@ function itemJson<T>(item: string, sinks: readonly PathSink[], collect?: (parsed
 }
 
 /** What makes a quoted item need the full check: an escape, or a control character. */
+// eslint-disable-next-line no-control-regex -- matching control characters is its purpose
 const ESCAPE_OR_CONTROL = /[\\\u0000-\u001f]/;
 
 /**
