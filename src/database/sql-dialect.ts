@@ -255,13 +255,3 @@ export function sqlIsoTimestamp(dialect: Dialect, column: string): string {
 export function sqlJsonLength(dialect: Dialect, column: string): string {
   return dialect !== 'sqlite' ? `JSON_LENGTH(${column})` : `json_array_length(${column})`;
 }
-
-/**
- * An ORDER BY term in the UTF-8 byte order of the text (contract §6's "by name"). SQLite's
- * default BINARY collation is that order; so are the MySQL-family no-pad binary collations of our
- * columns. Stated explicitly there anyway, so that a value computed in SQL (of another collation,
- * such as a JSON function's utf8mb4_bin, which pads with spaces) sorts the same way.
- */
-export function inByteOrder(dialect: Dialect, column: string): string {
-  return dialect === 'sqlite' ? column : `${column} COLLATE ${noPadCollation(dialect)}`;
-}

@@ -109,8 +109,9 @@ const LATER_LISTS: ListKey[] = [
  * The export of rules.md §6. One read snapshot (`ReadSnapshots.open`) and a fixed number of
  * statements whatever the number of features: each table's store reads the selected rows with one
  * statement that repeats the selection as a sub-select (`FeaturesStore.exportScope`), ordered by
- * the database in UTF-8 byte order (`inByteOrder`), and the rows are written into the document as
- * they arrive, in one pass: nothing proportional to the number of features is held (issue 15).
+ * the database in UTF-8 byte order (the columns' own order, decisions-export.md "Order"), and the
+ * rows are written into the document as they arrive, in one pass: nothing proportional to the
+ * number of features is held (issue 15).
  * The response pulls the document piece by piece, and the snapshot reads only as far as it pulls.
  *
  * The database writes each item of the per-feature lists as JSON text, the stored JSON columns

@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson, placeholders } from '../database/sql-values';
-import {
-  dialectOf,
-  insertValues,
-  jsonRecords,
-  upsertTail,
-  inByteOrder,
-} from '../database/sql-dialect';
+import { dialectOf, insertValues, jsonRecords, upsertTail } from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection, ExportScope } from './features.store';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import type { DependencyRow } from './feature-mappers';
@@ -119,11 +113,10 @@ export class DependenciesStore {
 
   /** The export's read: the parents of the selected features, by child, then parent (bytes). */
   readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<DependencyRow[]> {
-    const dialect = dialectOf(this.dataSource);
     return reader.batches(
       `SELECT d.child, d.parent, d.enabled, d.variants FROM feature_dependencies d
         WHERE d.child IN (${scope.sql})
-        ORDER BY ${inByteOrder(dialect, 'd.child')}, ${inByteOrder(dialect, 'd.parent')}`,
+        ORDER BY d.child, d.parent`,
       scope.params,
     );
   }

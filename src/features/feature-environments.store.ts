@@ -6,7 +6,6 @@ import {
   Dialect,
   dialectOf,
   insertValues,
-  inByteOrder,
   jsonRecords,
   sqlJsonBoolean,
   sqlJsonObject,
@@ -180,7 +179,7 @@ export class FeatureEnvironmentsStore {
     return reader.texts(
       `SELECT ${item} AS item FROM feature_environments fe
         WHERE fe.environment_name = ? AND fe.feature_name IN (${scope.sql})
-        ORDER BY ${inByteOrder(dialect, 'fe.feature_name')}`,
+        ORDER BY fe.feature_name`,
       [environment, ...scope.params],
     );
   }

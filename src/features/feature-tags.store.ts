@@ -7,7 +7,6 @@ import {
   forUpdate,
   insertValues,
   jsonRecords,
-  inByteOrder,
   sqlJsonObject,
   sqlJsonString,
 } from '../database/sql-dialect';
@@ -84,9 +83,6 @@ export class FeatureTagsStore {
    * the text of ExportFeatureTagDto.
    */
   readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportItem[]> {
-    const order = ['ft.feature_name', 'ft.tag_type', 'ft.tag_value'].map((column) =>
-      inByteOrder(this.dialect, column),
-    );
     const item = sqlJsonObject(this.dialect, [
       ['featureName', sqlJsonString('ft.feature_name')],
       ['tagType', sqlJsonString('ft.tag_type')],
@@ -95,7 +91,7 @@ export class FeatureTagsStore {
     ]);
     return reader.texts(
       `SELECT ${item} AS item FROM feature_tags ft
-        WHERE ft.feature_name IN (${scope.sql}) ORDER BY ${order.join(', ')}`,
+        WHERE ft.feature_name IN (${scope.sql}) ORDER BY ft.feature_name, ft.tag_type, ft.tag_value`,
       scope.params,
     );
   }

@@ -6,7 +6,6 @@ import {
   dialectOf,
   forUpdate,
   insertValues,
-  inByteOrder,
   jsonRecords,
   sqlJsonBoolean,
   sqlJsonObject,
@@ -177,7 +176,7 @@ export class FeaturesStore {
     ]);
     return reader.texts(
       `SELECT ${item} AS item FROM features f WHERE f.name IN (${scope.sql})
-        ORDER BY ${inByteOrder(this.dialect, 'f.name')}`,
+        ORDER BY f.name`,
       scope.params,
     );
   }

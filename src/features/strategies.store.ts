@@ -7,7 +7,6 @@ import {
   forUpdate,
   insertValues,
   jsonRecords,
-  inByteOrder,
   sqlConcat,
   sqlJsonBoolean,
   sqlJsonObject,
@@ -486,7 +485,7 @@ export class StrategiesStore {
     return reader.texts(
       `SELECT ${item} AS item FROM feature_strategies fs
         WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
-        ORDER BY ${inByteOrder(dialect, 'fs.feature_name')}, fs.sort_order, ${inByteOrder(dialect, 'fs.id')}`,
+        ORDER BY fs.feature_name, fs.sort_order, fs.id`,
       [environment, ...scope.params],
     );
   }
