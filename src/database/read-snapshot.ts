@@ -3,7 +3,6 @@ import { finished } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import type { DataSource, EntityManager } from 'typeorm';
 import { dialectOf } from './sql-dialect';
-import { SqliteReadWorker } from './sqlite-read-worker';
 
 /** What a store needs to read: `EntityManager.query`'s shape, so a transaction's manager fits too. */
 export type SqlReader = Pick<EntityManager, 'query'>;
@@ -29,24 +28,20 @@ export interface ReadSnapshot extends SqlReader {
   close(): Promise<void>;
 }
 
-/** Idle SQLite read workers kept for the next snapshot: exports seldom overlap. */
+/** Idle read-only SQLite connections kept for the next snapshot: exports seldom overlap. */
 const MAX_IDLE_READERS = 2;
 
 /**
- * Where snapshots come from, for one data source.
- *
- * On a SQLite file each snapshot reads through a worker thread of its own with a read-only
- * connection (sqlite-read-worker.ts): the statements are stepped there, a batch ahead, while the
- * main thread writes the batch before, and other requests are not held up by a long read. Up to
- * MAX_IDLE_READERS workers are kept between snapshots, because a new one pays for its thread, its
- * connection's page cache and its first reads again: measured on the 5,000-flag peer data, the
- * export's reads took 130 ms of CPU on a fresh connection and 58 ms on a kept one
+ * Where snapshots come from, for one data source. On a SQLite file it keeps up to
+ * MAX_IDLE_READERS read-only connections between snapshots, because a connection opened per
+ * snapshot pays again for its page cache and its first reads: measured on the 5,000-flag peer
+ * data, the export's reads took 130 ms of CPU on a fresh connection and 58 ms on a kept one
  * (docs/decisions-export.md). A kept connection holds no transaction between snapshots, so it
- * neither pins the WAL nor sees old data. `close` ends the idle ones; the owner calls it when the
- * application shuts down.
+ * neither pins the WAL nor sees old data. `close` closes the idle ones; the owner calls it when
+ * the application shuts down.
  */
 export class ReadSnapshots {
-  private readonly idle: SqliteReadWorker[] = [];
+  private readonly idle: Database.Database[] = [];
   private closed = false;
 
   constructor(private readonly dataSource: DataSource) {}
@@ -54,12 +49,12 @@ export class ReadSnapshots {
   /**
    * Opens a read snapshot.
    *
-   * - **SQLite** (a file): a read-only connection of its own (in a worker thread, a kept one when
-   *   there is one), in a deferred transaction (one snapshot from its first read; WAL, so it
-   *   neither waits for nor blocks the app's writes). The app's one shared connection is
-   *   serialised per transaction (sqlite-serializer.ts), so holding it while a client reads
-   *   slowly would stop every other request; a second connection does not. Its statements are
-   *   reported to the data source's logger like the app's.
+   * - **SQLite** (a file): a read-only connection of its own (a kept one when there is one), in a
+   *   deferred transaction (one snapshot from its first read; WAL, so it neither waits for nor
+   *   blocks the app's writes). The app's one shared connection is serialised per transaction
+   *   (sqlite-serializer.ts), so holding it while a client reads slowly would stop every other
+   *   request; a second connection does not. Its statements are reported to the data source's
+   *   logger like the app's.
    * - **MySQL/MariaDB**: a pooled connection in a `REPEATABLE READ` transaction (stated, so that a
    *   server set to READ COMMITTED still gives one snapshot), rows streamed with backpressure.
    * - **SQLite in memory** (`:memory:`, which no second connection can see): a transaction of the
@@ -69,7 +64,27 @@ export class ReadSnapshots {
     const dataSource = this.dataSource;
     if (dataSource.options.type === 'better-sqlite3') {
       const file = dataSource.options.database;
-      if (file !== ':memory:') return this.openInWorker(file);
+      if (file !== ':memory:') {
+        const db =
+          this.idle.pop() ??
+          new Database(file, { readonly: true, fileMustExist: true, timeout: 10000 });
+        const reader = sqliteReader(db, dataSource);
+        try {
+          await reader.query('BEGIN');
+        } catch (error) {
+          db.close();
+          throw error;
+        }
+        return withClose(reader, async () => {
+          try {
+            await reader.query('COMMIT');
+          } catch (error) {
+            db.close();
+            throw error;
+          }
+          this.keep(db);
+        });
+      }
       const held = await holdTransaction(dataSource);
       // Inside the held transaction: its BEGIN was sent on this very connection, and the
       // serialiser's lock keeps every other request off it until `close`.
@@ -91,54 +106,15 @@ export class ReadSnapshots {
     );
   }
 
-  /** Ends the idle workers; a snapshot still open ends its own when it ends. */
+  /** Closes the idle connections; a snapshot still open closes its own when it ends. */
   close(): void {
     this.closed = true;
-    for (const worker of this.idle.splice(0)) void worker.close();
+    for (const db of this.idle.splice(0)) db.close();
   }
 
-  private async openInWorker(file: string): Promise<ReadSnapshot> {
-    const worker = this.idle.pop() ?? new SqliteReadWorker(file, BATCH_ROWS);
-    worker.inUse(true);
-    const logger = this.dataSource.logger;
-    const reader: Omit<ReadSnapshot, 'close'> = {
-      async query<T = unknown[]>(sql: string, parameters: unknown[] = []): Promise<T> {
-        logger.logQuery(sql, parameters);
-        return worker.query<T>(sql, parameters);
-      },
-      batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
-        logger.logQuery(sql, parameters);
-        return worker.batches<T>(sql, parameters, false);
-      },
-      texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
-        logger.logQuery(sql, parameters);
-        return worker.batches<string>(sql, parameters, true);
-      },
-    };
-    try {
-      await reader.query('BEGIN');
-    } catch (error) {
-      await worker.close();
-      throw error;
-    }
-    return withClose(reader, async () => {
-      try {
-        await reader.query('COMMIT');
-      } catch (error) {
-        await worker.close();
-        throw error;
-      }
-      this.keep(worker);
-    });
-  }
-
-  private keep(worker: SqliteReadWorker): void {
-    if (this.closed || this.idle.length >= MAX_IDLE_READERS || !worker.usable) {
-      void worker.close();
-    } else {
-      worker.inUse(false);
-      this.idle.push(worker);
-    }
+  private keep(db: Database.Database): void {
+    if (this.closed || this.idle.length >= MAX_IDLE_READERS) db.close();
+    else this.idle.push(db);
   }
 }
 
