@@ -5,9 +5,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   dialectOf,
   forUpdate,
-  insertValues,
+  insertValuesInTurn,
   jsonRecords,
   inByteOrder,
+  whileRunning,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -55,17 +56,9 @@ export interface ImportStrategyRow {
  * occur in names, and JSON text escapes it.
  */
 function importStrategyKey(row: ImportStrategyRow): string {
-  return [
-    row.feature,
-    row.strategy,
-    row.title === undefined ? '' : `t${row.title}`,
-    row.parameters,
-    row.constraints,
-    row.variants,
-    row.sort_order,
-    row.disabled,
-    row.segments.join(','),
-  ].join('\u0000');
+  // One template rather than an array joined: it runs for every row of the file and of the table.
+  const title = row.title === undefined ? '' : `t${row.title}`;
+  return `${row.feature}\u0000${row.strategy}\u0000${title}\u0000${row.parameters}\u0000${row.constraints}\u0000${row.variants}\u0000${row.sort_order}\u0000${row.disabled}\u0000${row.segments.join(',')}`;
 }
 
 /** A JSON column as its stored text (mysql2 parses MySQL 8's JSON type; the others are text). */
@@ -507,15 +500,19 @@ export class StrategiesStore {
     // A join on MySQL (see below); IN (sub-select) on SQLite, which plans the join the wrong way
     // round, scanning the JSON once per stored strategy (a minute for 20,000), and materialises
     // the IN list once.
-    const stored: StrategyWithSegmentsRow[] = await tx.query(
-      dialect !== 'sqlite'
-        ? `SELECT ${STRATEGY_COLUMNS} FROM ${selected}
-             JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?
-            ORDER BY fs.id${forUpdate(dialect)}`
-        : `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
-            WHERE fs.feature_name IN (SELECT j.name FROM ${selected}) AND fs.environment_name = ?
-            ORDER BY fs.id`,
-      [names, environment],
+    // The file rows' keys are worked out while the server reads the stored rows.
+    const [stored, keys] = await whileRunning<StrategyWithSegmentsRow[], string[]>(
+      tx.query(
+        dialect !== 'sqlite'
+          ? `SELECT ${STRATEGY_COLUMNS} FROM ${selected}
+               JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?
+              ORDER BY fs.id${forUpdate(dialect)}`
+          : `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
+              WHERE fs.feature_name IN (SELECT j.name FROM ${selected}) AND fs.environment_name = ?
+              ORDER BY fs.id`,
+        [names, environment],
+      ),
+      () => rows.map(importStrategyKey),
     );
     const storedIds = new Map<string, string[]>();
     for (const row of stored) {
@@ -534,10 +531,13 @@ export class StrategiesStore {
       if (ids) ids.push(row.id);
       else storedIds.set(key, [row.id]);
     }
-    const added = rows.filter((row) => {
-      const ids = storedIds.get(importStrategyKey(row));
-      return !ids?.length || !ids.pop();
-    });
+    const added =
+      storedIds.size === 0
+        ? rows
+        : rows.filter((_row, index) => {
+            const ids = storedIds.get(keys[index]);
+            return !ids?.length || !ids.pop();
+          });
     const stale = [...storedIds.values()].flat();
     if (stale.length > 0) {
       const ids = JSON.stringify(stale.map((id) => ({ id })));
@@ -572,61 +572,77 @@ export class StrategiesStore {
     const dialect = dialectOf(this.dataSource);
     if (rows.length === 0) return;
     const prefix = newIdPrefix();
-    const strategies = rows.map(({ segments: _segments, ...row }, index) => ({
-      ...row,
-      id: `${prefix}${String(index + 1).padStart(7, '0')}`,
-    }));
+    const ids = rows.map((_row, index) => `${prefix}${String(index + 1).padStart(7, '0')}`);
     const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
          strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
-    if (dialect !== 'sqlite') {
-      await insertValues(
-        tx,
-        head,
-        strategies.map((s) => [
-          s.id,
-          s.feature,
-          environment,
-          s.strategy,
-          s.title ?? null,
-          s.parameters,
-          s.constraints,
-          s.variants,
-          s.sort_order,
-          s.disabled,
-          at,
-        ]),
-      );
-    } else {
-      const records = jsonRecords(dialect, {
-        id: 'name',
-        feature: 'name',
-        strategy: 'name',
-        title: 'text',
-        parameters: 'text',
-        constraints: 'text',
-        variants: 'text',
-        sort_order: 'int',
-        disabled: 'int',
-      });
-      await tx.query(
-        `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
-           j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
-        [environment, at, JSON.stringify(strategies)],
-      );
-    }
-    const links = rows.flatMap((row, index) =>
-      row.segments.map((segment) => ({ strategy_id: strategies[index].id, segment_id: segment })),
-    );
-    if (links.length === 0) return;
     const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
     if (dialect !== 'sqlite') {
-      await insertValues(
-        tx,
-        linksHead,
-        links.map((link) => [link.strategy_id, link.segment_id]),
-      );
+      // Value lists made as they are sent, and the links built while the strategies go in.
+      await insertValuesInTurn(tx, [
+        {
+          head,
+          rows: (function* () {
+            for (let i = 0; i < rows.length; i++) {
+              const s = rows[i];
+              yield [
+                ids[i],
+                s.feature,
+                environment,
+                s.strategy,
+                s.title ?? null,
+                s.parameters,
+                s.constraints,
+                s.variants,
+                s.sort_order,
+                s.disabled,
+                at,
+              ];
+            }
+          })(),
+        },
+        {
+          head: linksHead,
+          rows: (function* () {
+            for (let i = 0; i < rows.length; i++) {
+              for (const segment of rows[i].segments) yield [ids[i], segment];
+            }
+          })(),
+        },
+      ]);
       return;
     }
+    const records = jsonRecords(dialect, {
+      id: 'name',
+      feature: 'name',
+      strategy: 'name',
+      title: 'text',
+      parameters: 'text',
+      constraints: 'text',
+      variants: 'text',
+      sort_order: 'int',
+      disabled: 'int',
+    });
+    // Objects of one literal shape (an undefined title is left out of the JSON, read as NULL).
+    const strategies = rows.map((row, index) => ({
+      id: ids[index],
+      feature: row.feature,
+      strategy: row.strategy,
+      title: row.title,
+      parameters: row.parameters,
+      constraints: row.constraints,
+      variants: row.variants,
+      sort_order: row.sort_order,
+      disabled: row.disabled,
+    }));
+    await tx.query(
+      `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
+         j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
+      [environment, at, JSON.stringify(strategies)],
+    );
+    const links = rows.flatMap((row, index) =>
+      row.segments.map((segment) => ({ strategy_id: ids[index], segment_id: segment })),
+    );
+    if (links.length === 0) return;
     await tx.query(
       `${linksHead} SELECT j.strategy_id, j.segment_id
          FROM (${jsonRecords(dialect, { strategy_id: 'name', segment_id: 'int' })}) j`,
