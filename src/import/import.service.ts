@@ -365,24 +365,22 @@ export class ImportService {
     // Context fields: those of the file, and those its items name.
     const fileFields = new Map((data.contextFields ?? []).map((field) => [field.name, field]));
     const references: ContextReference[] = [];
-    const constraintNames = strategies.flatMap((s) =>
-      (s.constraints ?? []).map((c) => c.contextName),
-    );
-    const variantRefs = featureEnvironments.flatMap((e) =>
-      (e.variants ?? []).flatMap((v) => [
-        v.stickiness ?? 'default',
-        ...(v.overrides ?? []).map((o) => o.contextName),
-      ]),
-    );
-    const strategyRefs = strategies.flatMap((s) => [
-      String(s.parameters?.stickiness ?? 'default'),
-      ...(s.variants ?? []).map((v) => v.stickiness),
-    ]);
-    const fieldNames = sorted(
-      [...fileFields.keys(), ...constraintNames, ...variantRefs, ...strategyRefs].filter(
-        (name) => !BUILT_IN_STICKINESS.includes(name),
-      ),
-    );
+    // Collected into one set in loops: these run over every strategy and variant of the file.
+    const named = new Set<string>(fileFields.keys());
+    for (const s of strategies) {
+      for (const c of s.constraints ?? []) named.add(c.contextName);
+    }
+    for (const e of featureEnvironments) {
+      for (const v of e.variants ?? []) {
+        named.add(v.stickiness ?? 'default');
+        for (const o of v.overrides ?? []) named.add(o.contextName);
+      }
+    }
+    for (const s of strategies) {
+      named.add(String(s.parameters?.stickiness ?? 'default'));
+      for (const v of s.variants ?? []) named.add(v.stickiness);
+    }
+    const fieldNames = sorted([...named].filter((name) => !BUILT_IN_STICKINESS.includes(name)));
     const fieldsHere = new Map(
       (await this.contextFields.readForExport(tx, fieldNames)).map((field) => [field.name, field]),
     );
@@ -445,7 +443,9 @@ export class ImportService {
       // Numbers and booleans are read as their text (other exporters write them so); then the
       // rules of the strategy routes, flexibleRollout's defaults included.
       const given: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(strategy.parameters ?? {})) {
+      const input: Record<string, unknown> = strategy.parameters ?? {};
+      for (const key of Object.keys(input)) {
+        const value = input[key];
         given[key] =
           typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
       }
@@ -486,17 +486,19 @@ export class ImportService {
       }
       const order = byFeature.get(strategy.featureName) ?? 0;
       byFeature.set(strategy.featureName, order + 1);
-      return withoutNulls({
+      // Built directly rather than through withoutNulls: one object per strategy of the file.
+      const row: ImportStrategyRow = {
         feature: strategy.featureName,
         strategy: strategy.name,
-        title: strategy.title ?? undefined,
         parameters: JSON.stringify(parameters),
         constraints: JSON.stringify(checked.constraints),
         variants: JSON.stringify(variants.variants),
         sort_order: strategy.sortOrder ?? order,
         disabled: strategy.disabled ? 1 : 0,
-        segments: [...segments].sort((a, b) => a - b),
-      });
+        segments: segments.size > 1 ? [...segments].sort((a, b) => a - b) : [...segments],
+      };
+      if (strategy.title !== null && strategy.title !== undefined) row.title = strategy.title;
+      return row;
     });
     if (missingSegments.size) {
       errors.push(
@@ -554,12 +556,14 @@ export class ImportService {
       );
     }
     const tagKeys = new Set<string>();
-    const tags = featureTags
-      .map((tag) => ({ feature: tag.featureName, type: tag.tagType, value: tag.tagValue }))
-      .filter((tag) => {
-        const key = featureTagKey(tag);
-        return !tagKeys.has(key) && !!tagKeys.add(key);
-      });
+    const tags: Plan['tags'] = [];
+    for (const tag of featureTags) {
+      const row = { feature: tag.featureName, type: tag.tagType, value: tag.tagValue };
+      const key = featureTagKey(row);
+      if (tagKeys.has(key)) continue;
+      tagKeys.add(key);
+      tags.push(row);
+    }
 
     // Dependencies: the parent is in the file, or here in the same project.
     const missingParents = new Set<string>();
