@@ -7,7 +7,7 @@ import { checkConstraints, ContextFieldRules } from '../common/constraints/const
 import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
-import { Dialect, dialectOf } from '../database/sql-dialect';
+import { Dialect, dialectOf, whileRunning } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { DependenciesStore } from '../features/dependencies.store';
@@ -113,6 +113,38 @@ function distinctTags(tags: Plan['tags']): Plan['catalogue'] {
     byKey.set(featureTagKey({ feature: '', type, value }), { type, value });
   }
   return [...byKey.values()];
+}
+
+/** An item's variants as stored (JSON text), with their problems and the fields they name. */
+interface PreparedVariants {
+  text: string;
+  details: ErrorDetail[];
+  references: ContextReference[];
+}
+
+/**
+ * The variants of every strategy and feature environment of the file, by the item's index in
+ * its list, checked and normalised as the variant routes do. They depend on nothing stored, so
+ * the analysis works them out while the server reads; items of skipped features are left unused.
+ */
+function prepareVariants(data: ImportRequestDto['data']): {
+  strategies: PreparedVariants[];
+  environments: PreparedVariants[];
+} {
+  const strategies = (data.featureStrategies ?? []).map((strategy, index) => {
+    const at = `/data/featureStrategies/${index}/variants`;
+    const { variants, details, references } = normaliseStrategyVariants(
+      strategy.variants ?? [],
+      at,
+    );
+    return { text: JSON.stringify(variants), details, references };
+  });
+  const environments = (data.featureEnvironments ?? []).map((row, index) => {
+    const at = `/data/featureEnvironments/${index}/variants`;
+    const { variants, details, references } = normaliseVariants(row.variants ?? [], at);
+    return { text: JSON.stringify(variants), details, references };
+  });
+  return { strategies, environments };
 }
 
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
@@ -276,11 +308,13 @@ export class ImportService {
     const parentNames = (data.dependencies ?? []).flatMap((d) =>
       d.dependencies.map((p) => p.feature),
     );
-    const here = new Map<string, FeatureRef>(
-      (await this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])])).map(
-        (ref) => [ref.name, ref],
-      ),
+    // The variants need no stored row: they are put in their stored form while the server
+    // looks up the file's features (the largest read).
+    const [refs, prepared] = await whileRunning(
+      this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])]),
+      () => prepareVariants(data),
     );
+    const here = new Map<string, FeatureRef>(refs.map((ref) => [ref.name, ref]));
     const skipped = new Set(
       data.features
         .filter((feature) => feature.archived === true || here.get(feature.name)?.archived)
@@ -466,7 +500,7 @@ export class ImportService {
       }
       const checked = checkConstraints(strategy.constraints ?? [], rules, `${at}/constraints`);
       invalid.push(...checked.details);
-      const variants = normaliseStrategyVariants(strategy.variants ?? [], `${at}/variants`);
+      const variants = prepared.strategies[index as number];
       invalid.push(...variants.details);
       references.push(...variants.references);
       const segments = new Set<number>();
@@ -492,7 +526,7 @@ export class ImportService {
         strategy: strategy.name,
         parameters: JSON.stringify(parameters),
         constraints: JSON.stringify(checked.constraints),
-        variants: JSON.stringify(variants.variants),
+        variants: variants.text,
         sort_order: strategy.sortOrder ?? order,
         disabled: strategy.disabled ? 1 : 0,
         segments: segments.size > 1 ? [...segments].sort((a, b) => a - b) : [...segments],
@@ -509,14 +543,13 @@ export class ImportService {
     // Feature-environment switches and variants.
     const environmentRows = new Map<string, Plan['featureEnvironments'][number]>();
     for (const row of featureEnvironments) {
-      const at = `/data/featureEnvironments/${positions.get(row)}`;
-      const variants = normaliseVariants(row.variants ?? [], `${at}/variants`);
+      const variants = prepared.environments[positions.get(row) as number];
       invalid.push(...variants.details);
       references.push(...variants.references);
       environmentRows.set(row.featureName, {
         feature: row.featureName,
         enabled: row.enabled ? 1 : 0,
-        variants: JSON.stringify(variants.variants),
+        variants: variants.text,
       });
     }
     if (environmentRows.size) {
