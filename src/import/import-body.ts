@@ -16,6 +16,7 @@ import { NAME_PATTERN } from '../common/validators';
 import { checkObject } from '../features/body-validation';
 import { FEATURE_TYPES } from '../features/dto/create-feature.dto';
 import { PAYLOAD_TYPES, WEIGHT_TYPES } from '../features/variant';
+import { TAG_TYPE_COLOR } from '../tags/dto/create-tag-type.dto';
 import { ImportDataDto, ImportRequestDto, MAX_ITEMS } from './dto/import-request.dto';
 
 /*
@@ -199,12 +200,12 @@ const featureTag = shape({
   createdByUserId: optional(isInt),
 });
 
-/** ImportTagTypeDto: CreateTagTypeDto and Unleash's `color`. */
+/** ImportTagTypeDto: CreateTagTypeDto, with Unleash's `color`. */
 const tagType = shape({
   name: resourceName,
   description: optional(textUpTo(10000)),
   icon: optional(textUpTo(255)),
-  color: anything,
+  color: optional((value) => textUpTo(100)(value) && matches(value, TAG_TYPE_COLOR)),
 });
 
 /** CreateDependencyDto. */
