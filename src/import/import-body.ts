@@ -57,14 +57,21 @@ const optionalNotNull =
   (value) =>
     value === undefined || check(value);
 
+/*
+ * class-validator counts a length as validator's isLength does: the string's UTF-16 units less one
+ * per surrogate pair and per variation selector after a character, never more than the units and
+ * never 0 for a non-empty string. So a string of `least` (0 or 1) to `most` units certainly
+ * passes, and only the others (rare: longer, or a two-character minimum) need the full count.
+ */
 const text =
   (least: number, most: number): Check =>
   (value) =>
-    isString(value) && length(value, least, most);
+    isString(value) &&
+    ((least <= 1 && value.length >= least && value.length <= most) || length(value, least, most));
 const textUpTo =
   (most: number): Check =>
   (value) =>
-    isString(value) && maxLength(value, most);
+    isString(value) && (value.length <= most || maxLength(value, most));
 const integer =
   (least: number, most: number): Check =>
   (value) =>
@@ -74,12 +81,12 @@ const oneOf =
   (value) =>
     isIn(value, allowed);
 
-/** @IsResourceName(). */
+/** @IsResourceName(). The pattern admits only ASCII, whose length is its count of units. */
 function resourceName(value: unknown): boolean {
   return (
     isString(value) &&
-    length(value, 1, 100) &&
     matches(value, NAME_PATTERN) &&
+    value.length <= 100 &&
     value !== '.' &&
     value !== '..'
   );
