@@ -8,7 +8,6 @@ import {
   insertValuesInTurn,
   jsonRecords,
   inByteOrder,
-  whileRunning,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -500,19 +499,15 @@ export class StrategiesStore {
     // A join on MySQL (see below); IN (sub-select) on SQLite, which plans the join the wrong way
     // round, scanning the JSON once per stored strategy (a minute for 20,000), and materialises
     // the IN list once.
-    // The file rows' keys are worked out while the server reads the stored rows.
-    const [stored, keys] = await whileRunning<StrategyWithSegmentsRow[], string[]>(
-      tx.query(
-        dialect !== 'sqlite'
-          ? `SELECT ${STRATEGY_COLUMNS} FROM ${selected}
-               JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?
-              ORDER BY fs.id${forUpdate(dialect)}`
-          : `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
-              WHERE fs.feature_name IN (SELECT j.name FROM ${selected}) AND fs.environment_name = ?
-              ORDER BY fs.id`,
-        [names, environment],
-      ),
-      () => rows.map(importStrategyKey),
+    const stored: StrategyWithSegmentsRow[] = await tx.query(
+      dialect !== 'sqlite'
+        ? `SELECT ${STRATEGY_COLUMNS} FROM ${selected}
+             JOIN feature_strategies fs ON fs.feature_name = j.name AND fs.environment_name = ?
+            ORDER BY fs.id${forUpdate(dialect)}`
+        : `SELECT ${STRATEGY_COLUMNS} FROM feature_strategies fs
+            WHERE fs.feature_name IN (SELECT j.name FROM ${selected}) AND fs.environment_name = ?
+            ORDER BY fs.id`,
+      [names, environment],
     );
     const storedIds = new Map<string, string[]>();
     for (const row of stored) {
@@ -531,11 +526,12 @@ export class StrategiesStore {
       if (ids) ids.push(row.id);
       else storedIds.set(key, [row.id]);
     }
+    // Into an environment without them (the first import), no key is worked out at all.
     const added =
       storedIds.size === 0
         ? rows
-        : rows.filter((_row, index) => {
-            const ids = storedIds.get(keys[index]);
+        : rows.filter((row) => {
+            const ids = storedIds.get(importStrategyKey(row));
             return !ids?.length || !ids.pop();
           });
     const stale = [...storedIds.values()].flat();
