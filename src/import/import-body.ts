@@ -212,7 +212,9 @@ const tagType = shape({
   name: resourceName,
   description: optional(textUpTo(10000)),
   icon: optional(textUpTo(255)),
-  color: optional((value) => textUpTo(100)(value) && matches(value, TAG_TYPE_COLOR)),
+  color: optional(
+    (value) => isString(value) && textUpTo(100)(value) && matches(value, TAG_TYPE_COLOR),
+  ),
 });
 
 /** CreateDependencyDto. */
