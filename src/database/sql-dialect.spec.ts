@@ -7,8 +7,10 @@ import {
   insertValuesInTurn,
   jsonRecords,
   jsonStrings,
+  PrewrittenRow,
   sendInTurn,
   sqlLiteral,
+  sqlTupleTail,
 } from './sql-dialect';
 
 /**
@@ -76,6 +78,17 @@ describe('insertValues', () => {
       "INSERT INTO t (a) VALUES ('y') ",
       'INSERT INTO v (c) VALUES (1) ON DUPLICATE KEY UPDATE c = c',
     ]);
+  });
+
+  it('writes a prewritten row as it writes the same values', async () => {
+    const values = ["it's", 1, null, '{"a":"\\n"}'];
+    const plain = recorder();
+    await insertValues(plain.tx, head, [values]);
+    const prewritten = recorder();
+    await insertValues(prewritten.tx, head, [
+      new PrewrittenRow(values[0], sqlTupleTail(values.slice(1))),
+    ]);
+    expect(prewritten.statements).toEqual(plain.statements);
   });
 
   it('sends nothing for no rows', async () => {

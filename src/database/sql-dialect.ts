@@ -197,11 +197,29 @@ export function sqlLiteral(value: SqlValue): string {
   return `'${value.replace(LITERAL_ESCAPES, (c) => LITERAL_ESCAPE[c])}'`;
 }
 
+/**
+ * A row of insertValues whose values after the first were written ahead of the statement, as
+ * sqlTupleTail writes them (while the server ran an earlier one): the first value and that text.
+ */
+export class PrewrittenRow {
+  constructor(
+    readonly first: SqlValue,
+    readonly rest: string,
+  ) {}
+}
+
+/** The values of a row after its first, as insertValues writes them: `,v2,…,vn)`. */
+export function sqlTupleTail(values: ReadonlyArray<SqlValue>): string {
+  let text = '';
+  for (const value of values) text += `,${sqlLiteral(value)}`;
+  return `${text})`;
+}
+
 /** One multi-row write of insertValues: `head VALUES (…), (…) tail`. */
 export interface ValuesInsert {
   head: string;
   /** Values in the order of `head`'s columns; iterated once, lazily, while statements run. */
-  rows: Iterable<ReadonlyArray<SqlValue>>;
+  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>;
   tail?: string;
 }
 
@@ -221,7 +239,7 @@ export interface ValuesInsert {
 export async function insertValues(
   tx: EntityManager,
   head: string,
-  rows: Iterable<ReadonlyArray<SqlValue>>,
+  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>,
   tail = '',
   maxBytes = MAX_STATEMENT_BYTES,
 ): Promise<void> {
@@ -246,11 +264,16 @@ export async function insertValuesInTurn(
       let batch: string[] = [];
       let bytes = 0;
       for (const row of rows) {
-        let text = '(';
-        for (let i = 0; i < row.length; i++) {
-          text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
+        let text: string;
+        if (row instanceof PrewrittenRow) {
+          text = `(${sqlLiteral(row.first)}${row.rest}`;
+        } else {
+          text = '(';
+          for (let i = 0; i < row.length; i++) {
+            text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
+          }
+          text += ')';
         }
-        text += ')';
         const size = Buffer.byteLength(text) + 1;
         if (bytes + size > room && batch.length > 0) {
           yield [template, batch.join(',')];

@@ -8,6 +8,8 @@ import {
   insertValuesInTurn,
   jsonRecords,
   inByteOrder,
+  PrewrittenRow,
+  sqlTupleTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -491,6 +493,7 @@ export class StrategiesStore {
     featureNames: string[],
     rows: ImportStrategyRow[],
     at: string,
+    prewritten?: string[],
   ): Promise<void> {
     if (featureNames.length === 0) return;
     const dialect = dialectOf(this.dataSource);
@@ -526,14 +529,13 @@ export class StrategiesStore {
       if (ids) ids.push(row.id);
       else storedIds.set(key, [row.id]);
     }
-    // Into an environment without them (the first import), no key is worked out at all.
-    const added =
-      storedIds.size === 0
-        ? rows
-        : rows.filter((row) => {
-            const ids = storedIds.get(importStrategyKey(row));
-            return !ids?.length || !ids.pop();
-          });
+    // The indexes of the rows to insert. Into an environment without strategies (the first
+    // import), no key is worked out at all.
+    const added: number[] = [];
+    for (let index = 0; index < rows.length; index++) {
+      const ids = storedIds.size === 0 ? undefined : storedIds.get(importStrategyKey(rows[index]));
+      if (!ids?.length || !ids.pop()) added.push(index);
+    }
     const stale = [...storedIds.values()].flat();
     if (stale.length > 0) {
       const ids = JSON.stringify(stale.map((id) => ({ id })));
@@ -556,17 +558,49 @@ export class StrategiesStore {
         ]);
       }
     }
-    await this.insertForImport(tx, environment, added, at);
+    await this.insertForImport(tx, environment, rows, added, at, prewritten);
   }
 
-  private async insertForImport(
-    tx: EntityManager,
+  /**
+   * MySQL: the values of each import row after its id, as insertValues writes them, for
+   * replaceForImport to take instead of writing them itself: the import has them written while
+   * the server runs its statements before the strategies (ImportService.write). `undefined` on
+   * SQLite, whose rows go in as JSON.
+   */
+  prewriteForImport(
     environment: string,
     rows: ImportStrategyRow[],
     at: string,
+  ): string[] | undefined {
+    if (dialectOf(this.dataSource) === 'sqlite') return undefined;
+    return rows.map((s) =>
+      sqlTupleTail([
+        s.feature,
+        environment,
+        s.strategy,
+        s.title ?? null,
+        s.parameters,
+        s.constraints,
+        s.variants,
+        s.sort_order,
+        s.disabled,
+        at,
+      ]),
+    );
+  }
+
+  /** Inserts `rows[i]` for each i of `indexes`, with new ids (numbered in that order). */
+  private async insertForImport(
+    tx: EntityManager,
+    environment: string,
+    all: ImportStrategyRow[],
+    indexes: number[],
+    at: string,
+    prewritten?: string[],
   ): Promise<void> {
     const dialect = dialectOf(this.dataSource);
-    if (rows.length === 0) return;
+    if (indexes.length === 0) return;
+    const rows = indexes.length === all.length ? all : indexes.map((index) => all[index]);
     const prefix = newIdPrefix();
     const ids = rows.map((_row, index) => `${prefix}${String(index + 1).padStart(7, '0')}`);
     const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
@@ -579,6 +613,10 @@ export class StrategiesStore {
           head,
           rows: (function* () {
             for (let i = 0; i < rows.length; i++) {
+              if (prewritten) {
+                yield new PrewrittenRow(ids[i], prewritten[indexes[i]]);
+                continue;
+              }
               const s = rows[i];
               yield [
                 ids[i],

@@ -243,14 +243,26 @@ export class ImportService {
     await this.features.upsertForImport(tx, dto.project, plan.features, at);
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
     await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
-    await this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments);
+    // The strategies' values are written (escaped) while the server writes the feature
+    // environments, rather than after the read of the stored strategies.
+    const [, prewritten] = await whileRunning(
+      this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments),
+      () => this.strategies.prewriteForImport(dto.environment, plan.strategies, at),
+    );
     await this.lifecycle.enterForImport(
       tx,
       plan.featureEnvironments.filter((row) => row.enabled === 1).map((row) => row.feature),
       plan.environmentType === 'production' ? 'live' : 'pre-live',
       at,
     );
-    await this.strategies.replaceForImport(tx, dto.environment, names, plan.strategies, at);
+    await this.strategies.replaceForImport(
+      tx,
+      dto.environment,
+      names,
+      plan.strategies,
+      at,
+      prewritten,
+    );
     await this.tags.replaceForImport(tx, names, plan.tags, at);
     await this.dependencies.upsertForImport(tx, plan.dependencies);
     await this.events.record(tx, {
