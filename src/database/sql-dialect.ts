@@ -173,6 +173,7 @@ export type SqlValue = string | number | null;
 /** The characters mysql2 escapes in a string literal, but `"`, which a single-quoted one may hold. */
 // \cZ is U+001A, which mysql2 writes as \Z.
 const LITERAL_ESCAPES = /[\0\b\t\n\r\cZ'\\]/g;
+const CONTROL_ESCAPES = /[\0\b\t\n\r\cZ]/;
 const LITERAL_ESCAPE: Record<string, string> = {
   '\0': '\\0',
   '\b': '\\b',
@@ -193,7 +194,10 @@ const LITERAL_ESCAPE: Record<string, string> = {
 export function sqlLiteral(value: SqlValue): string {
   if (value === null) return 'NULL';
   if (typeof value === 'number') return String(value);
-  // replace() answers the same string when nothing matches, which is the usual case.
+  // The usual value has nothing to escape: two indexOf (native) and a test say so fastest.
+  if (value.indexOf("'") === -1 && value.indexOf('\\') === -1 && !CONTROL_ESCAPES.test(value)) {
+    return `'${value}'`;
+  }
   return `'${value.replace(LITERAL_ESCAPES, (c) => LITERAL_ESCAPE[c])}'`;
 }
 
