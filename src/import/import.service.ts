@@ -60,6 +60,8 @@ interface Plan {
   environments: string[];
   /** The target environment's type: enabling enters `live` in production, else `pre-live`. */
   environmentType: string;
+  /** Whether the imported features had strategies in the environment when it was analysed. */
+  replacesStrategies: boolean;
   featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
   strategies: ImportStrategyRow[];
   tags: Array<{ feature: string; type: string; value: string }>;
@@ -243,11 +245,16 @@ export class ImportService {
     await this.features.upsertForImport(tx, dto.project, plan.features, at);
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
     await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
-    // The strategies' values are written (escaped) while the server writes the feature
-    // environments, rather than after the read of the stored strategies.
+    // Into an environment where the features had no strategies, every row of the file will be
+    // inserted: their values are written (escaped) while the server writes the feature
+    // environments, rather than after the read of the stored strategies. Over stored ones, most
+    // rows may be kept (a re-import), and writing them ahead would be work thrown away.
     const [, prewritten] = await whileRunning(
       this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments),
-      () => this.strategies.prewriteForImport(dto.environment, plan.strategies, at),
+      () =>
+        plan.replacesStrategies
+          ? undefined
+          : this.strategies.prewriteForImport(dto.environment, plan.strategies, at),
     );
     await this.lifecycle.enterForImport(
       tx,
@@ -395,9 +402,9 @@ export class ImportService {
       );
     }
     if (strategies.length) needs.add('CREATE_FEATURE_STRATEGY');
-    if ((await this.strategies.countForFeatures(tx, environment, existing)) > 0) {
-      needs.add('DELETE_FEATURE_STRATEGY');
-    }
+    const replacesStrategies =
+      (await this.strategies.countForFeatures(tx, environment, existing)) > 0;
+    if (replacesStrategies) needs.add('DELETE_FEATURE_STRATEGY');
 
     // Segments, matched by name.
     const segmentNames = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
@@ -676,6 +683,7 @@ export class ImportService {
       newFeatures,
       environments,
       environmentType,
+      replacesStrategies,
       featureEnvironments: [...environmentRows.values()],
       strategies: strategyRows,
       tags,
