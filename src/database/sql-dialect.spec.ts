@@ -1,12 +1,16 @@
-import { format } from 'mysql2';
+import { escape, format } from 'mysql2';
 import type { EntityManager } from 'typeorm';
 import {
   createDatabaseSql,
   dialectOfServerVersion,
   insertValues,
+  insertValuesInTurn,
   jsonRecords,
   jsonStrings,
+  PrewrittenRow,
   sendInTurn,
+  sqlLiteral,
+  sqlTupleTail,
 } from './sql-dialect';
 
 /**
@@ -40,7 +44,7 @@ describe('insertValues', () => {
     );
     expect(statements).toEqual([
       {
-        sql: `INSERT INTO t (a, b, c) VALUES ('it\\'s',1,NULL),('back\\\\slash ? \\"q\\"',2,'x') ON DUPLICATE KEY UPDATE b = VALUES(b)`,
+        sql: `INSERT INTO t (a, b, c) VALUES ('it\\'s',1,NULL),('back\\\\slash ? "q"',2,'x') ON DUPLICATE KEY UPDATE b = VALUES(b)`,
         template: 'INSERT INTO t (a, b, c) VALUES ? ON DUPLICATE KEY UPDATE b = VALUES(b)',
       },
     ]);
@@ -58,10 +62,108 @@ describe('insertValues', () => {
     expect(sent).toEqual(rows.map((_, i) => i));
   });
 
+  it('sends several tables in the given order, each table in its own statements', async () => {
+    const { tx, statements } = recorder();
+    await insertValuesInTurn(
+      tx,
+      [
+        { head: 'INSERT INTO t (a)', rows: [['x'], ['y']] },
+        { head: 'INSERT INTO u (b)', rows: [] },
+        { head: 'INSERT INTO v (c)', rows: [[1]], tail: 'ON DUPLICATE KEY UPDATE c = c' },
+      ],
+      36,
+    );
+    expect(statements.map(({ sql }) => sql)).toEqual([
+      "INSERT INTO t (a) VALUES ('x') ",
+      "INSERT INTO t (a) VALUES ('y') ",
+      'INSERT INTO v (c) VALUES (1) ON DUPLICATE KEY UPDATE c = c',
+    ]);
+  });
+
+  it('writes a prewritten row as it writes the same values', async () => {
+    const values = ["it's", 1, null, '{"a":"\\n"}'];
+    const plain = recorder();
+    await insertValues(plain.tx, head, [values]);
+    const prewritten = recorder();
+    await insertValues(prewritten.tx, head, [
+      new PrewrittenRow(values[0], sqlTupleTail(values.slice(1))),
+    ]);
+    expect(prewritten.statements).toEqual(plain.statements);
+  });
+
   it('sends nothing for no rows', async () => {
     const { tx, statements } = recorder();
     await insertValues(tx, head, []);
     expect(statements).toEqual([]);
+  });
+});
+
+/**
+ * What a MySQL-family server reads from a single-quoted literal (backslash escapes on, the
+ * default sql_mode): the table of "String Literals" in the MySQL manual, where a backslash before
+ * any other character stands for that character.
+ */
+function readLiteral(literal: string): string {
+  if (!/^'[^]*'$/.test(literal)) throw new Error(`${literal} is not a quoted literal`);
+  const escapes: Record<string, string> = {
+    '0': '\0',
+    b: '\b',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    Z: '\x1a',
+  };
+  let value = '';
+  for (let i = 1; i < literal.length - 1; i++) {
+    const c = literal[i];
+    if (c === '\\') {
+      const next = literal[++i];
+      value += escapes[next] ?? next;
+    } else if (c === "'") {
+      throw new Error(`an unescaped quote ends ${literal} early`);
+    } else {
+      value += c;
+    }
+  }
+  return value;
+}
+
+describe('sqlLiteral', () => {
+  it('gives the server the value, as mysql2 escaping does, for any text', () => {
+    const alphabet = [
+      'a',
+      'é',
+      '"',
+      "'",
+      '\\',
+      '\0',
+      '\b',
+      '\t',
+      '\n',
+      '\r',
+      '\x1a',
+      '%',
+      '_',
+      '?',
+      '😀',
+    ];
+    let state = 3;
+    const wrong: string[] = [];
+    for (let round = 0; round < 2000; round++) {
+      let text = '';
+      const length = round % 17;
+      for (let i = 0; i < length; i++) {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        text += alphabet[state % alphabet.length];
+      }
+      const read = readLiteral(sqlLiteral(text));
+      if (read !== text || read !== readLiteral(escape(text))) wrong.push(text);
+    }
+    expect(wrong).toEqual([]);
+    expect(sqlLiteral('{"a":"b"}')).toBe(`'{"a":"b"}'`);
+    expect(sqlLiteral(null)).toBe('NULL');
+    expect(sqlLiteral(12)).toBe(escape(12));
+    expect(sqlLiteral(-3)).toBe(escape(-3));
   });
 });
 

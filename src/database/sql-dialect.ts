@@ -1,4 +1,4 @@
-import { escape, raw } from 'mysql2';
+import { raw } from 'mysql2';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -137,14 +137,14 @@ export const MAX_STATEMENT_BYTES = 8 * 1024 * 1024;
  * left for the server. At most one statement is in flight, they arrive in the iteration's order,
  * and none is sent (or built) after one has failed: the failure is what this returns.
  */
-export async function sendInTurn(
-  statements: Iterable<string>,
-  send: (sql: string) => Promise<unknown>,
+export async function sendInTurn<T>(
+  statements: Iterable<T>,
+  send: (statement: T) => Promise<unknown>,
 ): Promise<void> {
   let pending: Promise<unknown> | undefined;
-  for (const sql of statements) {
+  for (const statement of statements) {
     if (pending) await pending;
-    pending = send(sql);
+    pending = send(statement);
     // Handled here so that a failure arriving while the next statement is built is not reported
     // as unhandled; the await above (or below) still throws it.
     pending.catch(() => undefined);
@@ -156,9 +156,81 @@ export async function sendInTurn(
 }
 
 /**
+ * Awaits `statement` (already sent) while `work` runs: the caller's own computing overlaps the
+ * server's. The statement is handed to the driver first (as in sendInTurn), and its failure
+ * still reaches the caller, after `work`.
+ */
+export async function whileRunning<T, W>(statement: Promise<T>, work: () => W): Promise<[T, W]> {
+  statement.catch(() => undefined);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const done = work();
+  return [await statement, done];
+}
+
+/** A value insertValues writes: text, a number, or NULL. */
+export type SqlValue = string | number | null;
+
+/** The characters mysql2 escapes in a string literal, but `"`, which a single-quoted one may hold. */
+// \cZ is U+001A, which mysql2 writes as \Z.
+const LITERAL_ESCAPES = /[\0\b\t\n\r\cZ'\\]/g;
+const CONTROL_ESCAPES = /[\0\b\t\n\r\cZ]/;
+const LITERAL_ESCAPE: Record<string, string> = {
+  '\0': '\\0',
+  '\b': '\\b',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\x1a': '\\Z',
+  "'": "\\'",
+  '\\': '\\\\',
+};
+
+/**
+ * A value as a MySQL literal, with mysql2's escapes (a backslash and a letter, as for bound
+ * parameters), except that `"` stays as it is: it has no meaning inside single quotes, and the
+ * import's JSON texts are full of them, so a typical text needs no escape at all and is only
+ * scanned and quoted. The server reads the same value either way (sql-dialect.spec.ts).
+ */
+export function sqlLiteral(value: SqlValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  // The usual value has nothing to escape: two indexOf (native) and a test say so fastest.
+  if (value.indexOf("'") === -1 && value.indexOf('\\') === -1 && !CONTROL_ESCAPES.test(value)) {
+    return `'${value}'`;
+  }
+  return `'${value.replace(LITERAL_ESCAPES, (c) => LITERAL_ESCAPE[c])}'`;
+}
+
+/**
+ * A row of insertValues whose values after the first were written ahead of the statement, as
+ * sqlTupleTail writes them (while the server ran an earlier one): the first value and that text.
+ */
+export class PrewrittenRow {
+  constructor(
+    readonly first: SqlValue,
+    readonly rest: string,
+  ) {}
+}
+
+/** The values of a row after its first, as insertValues writes them: `,v2,…,vn)`. */
+export function sqlTupleTail(values: ReadonlyArray<SqlValue>): string {
+  let text = '';
+  for (const value of values) text += `,${sqlLiteral(value)}`;
+  return `${text})`;
+}
+
+/** One multi-row write of insertValues: `head VALUES (…), (…) tail`. */
+export interface ValuesInsert {
+  head: string;
+  /** Values in the order of `head`'s columns; iterated once, lazily, while statements run. */
+  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>;
+  tail?: string;
+}
+
+/**
  * MySQL only: writes `rows` (values in the order of `head`'s columns) with multi-row
- * `INSERT … VALUES (…), (…)` statements, each at most `maxBytes` long, the values escaped by
- * mysql2 exactly as it escapes bound parameters. MariaDB reads a JSON_TABLE of a 10 MB document
+ * `INSERT … VALUES (…), (…)` statements, each at most `maxBytes` long, the values escaped as
+ * sqlLiteral escapes them. MariaDB reads a JSON_TABLE of a 10 MB document
  * slowly (seconds for the import's 20,000 strategies, issue 14), and parses VALUES lists fast.
  * The number of statements grows with the bytes written, not with the rows: at most
  * ⌈bytes / maxBytes⌉, so one for any import under 8 MiB per table (docs/decisions-import.md).
@@ -171,29 +243,54 @@ export async function sendInTurn(
 export async function insertValues(
   tx: EntityManager,
   head: string,
-  rows: ReadonlyArray<ReadonlyArray<string | number | null>>,
+  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>,
   tail = '',
   maxBytes = MAX_STATEMENT_BYTES,
 ): Promise<void> {
-  const template = `${head} VALUES ? ${tail}`;
-  const room = maxBytes - Buffer.byteLength(template) + 1;
-  function* batches(): Generator<string> {
-    let batch: string[] = [];
-    let bytes = 0;
-    for (const row of rows) {
-      const text = `(${row.map((value) => escape(value)).join(',')})`;
-      const size = Buffer.byteLength(text) + 1;
-      if (bytes + size > room && batch.length > 0) {
-        yield batch.join(',');
-        batch = [];
-        bytes = 0;
+  await insertValuesInTurn(tx, [{ head, rows, tail }], maxBytes);
+}
+
+/**
+ * insertValues for several tables, in the given order, in one pipeline: the first statement of a
+ * table is built while the server runs the last one of the table before (a strategy's segment
+ * links while the strategies go in). The caller makes sure that a later insert does not depend
+ * on anything but the earlier ones' success.
+ */
+export async function insertValuesInTurn(
+  tx: EntityManager,
+  inserts: ValuesInsert[],
+  maxBytes = MAX_STATEMENT_BYTES,
+): Promise<void> {
+  function* statements(): Generator<[string, string]> {
+    for (const { head, rows, tail = '' } of inserts) {
+      const template = `${head} VALUES ? ${tail}`;
+      const room = maxBytes - Buffer.byteLength(template) + 1;
+      let batch: string[] = [];
+      let bytes = 0;
+      for (const row of rows) {
+        let text: string;
+        if (row instanceof PrewrittenRow) {
+          text = `(${sqlLiteral(row.first)}${row.rest}`;
+        } else {
+          text = '(';
+          for (let i = 0; i < row.length; i++) {
+            text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
+          }
+          text += ')';
+        }
+        const size = Buffer.byteLength(text) + 1;
+        if (bytes + size > room && batch.length > 0) {
+          yield [template, batch.join(',')];
+          batch = [];
+          bytes = 0;
+        }
+        batch.push(text);
+        bytes += size;
       }
-      batch.push(text);
-      bytes += size;
+      if (batch.length > 0) yield [template, batch.join(',')];
     }
-    if (batch.length > 0) yield batch.join(',');
   }
-  await sendInTurn(batches(), (values) => tx.query(template, [raw(values)]));
+  await sendInTurn(statements(), ([template, values]) => tx.query(template, [raw(values)]));
 }
 
 /*

@@ -9,6 +9,7 @@ import {
   jsonRecords,
   sqlJsonObject,
   sqlJsonString,
+  whileRunning,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { sqlTimestamp } from '../database/sql-values';
@@ -112,8 +113,10 @@ export class FeatureTagsStore {
     if (featureNames.length === 0) return;
     const dialect = this.dialect;
     const selected = `(${jsonRecords(dialect, { name: 'name' })}) j`;
-    const stored: Array<{ feature_name: string; tag_type: string; tag_value: string }> =
-      await tx.query(
+    type Stored = Array<{ feature_name: string; tag_type: string; tag_value: string }>;
+    // The file's keys are worked out while the server reads the stored tags.
+    const [stored, keys] = await whileRunning<Stored, string[]>(
+      tx.query(
         // As strategies.store's read: a join on MySQL, IN (sub-select) on SQLite.
         dialect !== 'sqlite'
           ? `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM ${selected}
@@ -121,8 +124,10 @@ export class FeatureTagsStore {
           : `SELECT ft.feature_name, ft.tag_type, ft.tag_value FROM feature_tags ft
               WHERE ft.feature_name IN (SELECT j.name FROM ${selected})`,
         [JSON.stringify(featureNames.map((name) => ({ name })))],
-      );
-    const wanted = new Set(rows.map(featureTagKey));
+      ),
+      () => rows.map(featureTagKey),
+    );
+    const wanted = new Set(keys);
     const kept = new Set<string>();
     const stale: Array<{ feature: string; type: string; value: string }> = [];
     for (const row of stored) {
@@ -131,7 +136,7 @@ export class FeatureTagsStore {
       if (wanted.has(key)) kept.add(key);
       else stale.push(tag);
     }
-    const added = rows.filter((row) => !kept.has(featureTagKey(row)));
+    const added = kept.size === 0 ? rows : rows.filter((_row, index) => !kept.has(keys[index]));
     const triple = `(${jsonRecords(dialect, { feature: 'name', type: 'name', value: 'name' })}) j`;
     if (stale.length > 0) {
       // A join on MySQL: MariaDB 10.11 would run a DELETE's IN (...) per row (see strategies.store).

@@ -5,13 +5,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   dialectOf,
   forUpdate,
-  insertValues,
+  insertValuesInTurn,
   jsonRecords,
+  PrewrittenRow,
   sqlConcat,
   sqlJsonBoolean,
   sqlJsonObject,
   sqlJsonString,
   sqlStoredJson,
+  sqlTupleTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -60,17 +62,9 @@ export interface ImportStrategyRow {
  * occur in names, and JSON text escapes it.
  */
 function importStrategyKey(row: ImportStrategyRow): string {
-  return [
-    row.feature,
-    row.strategy,
-    row.title === undefined ? '' : `t${row.title}`,
-    row.parameters,
-    row.constraints,
-    row.variants,
-    row.sort_order,
-    row.disabled,
-    row.segments.join(','),
-  ].join('\u0000');
+  // One template rather than an array joined: it runs for every row of the file and of the table.
+  const title = row.title === undefined ? '' : `t${row.title}`;
+  return `${row.feature}\u0000${row.strategy}\u0000${title}\u0000${row.parameters}\u0000${row.constraints}\u0000${row.variants}\u0000${row.sort_order}\u0000${row.disabled}\u0000${row.segments.join(',')}`;
 }
 
 /** A JSON column as its stored text (mysql2 parses MySQL 8's JSON type; the others are text). */
@@ -518,6 +512,7 @@ export class StrategiesStore {
     featureNames: string[],
     rows: ImportStrategyRow[],
     at: string,
+    prewritten?: string[],
   ): Promise<void> {
     if (featureNames.length === 0) return;
     const dialect = dialectOf(this.dataSource);
@@ -553,10 +548,13 @@ export class StrategiesStore {
       if (ids) ids.push(row.id);
       else storedIds.set(key, [row.id]);
     }
-    const added = rows.filter((row) => {
-      const ids = storedIds.get(importStrategyKey(row));
-      return !ids?.length || !ids.pop();
-    });
+    // The indexes of the rows to insert. Into an environment without strategies (the first
+    // import), no key is worked out at all.
+    const added: number[] = [];
+    for (let index = 0; index < rows.length; index++) {
+      const ids = storedIds.size === 0 ? undefined : storedIds.get(importStrategyKey(rows[index]));
+      if (!ids?.length || !ids.pop()) added.push(index);
+    }
     const stale = [...storedIds.values()].flat();
     if (stale.length > 0) {
       const ids = JSON.stringify(stale.map((id) => ({ id })));
@@ -579,73 +577,125 @@ export class StrategiesStore {
         ]);
       }
     }
-    await this.insertForImport(tx, environment, added, at);
+    await this.insertForImport(tx, environment, rows, added, at, prewritten);
   }
 
-  private async insertForImport(
-    tx: EntityManager,
+  /**
+   * MySQL: the values of each import row after its id, as insertValues writes them, for
+   * replaceForImport to take instead of writing them itself: the import has them written while
+   * the server runs its statements before the strategies (ImportService.write). `undefined` on
+   * SQLite, whose rows go in as JSON.
+   */
+  prewriteForImport(
     environment: string,
     rows: ImportStrategyRow[],
     at: string,
+  ): string[] | undefined {
+    if (dialectOf(this.dataSource) === 'sqlite') return undefined;
+    return rows.map((s) =>
+      sqlTupleTail([
+        s.feature,
+        environment,
+        s.strategy,
+        s.title ?? null,
+        s.parameters,
+        s.constraints,
+        s.variants,
+        s.sort_order,
+        s.disabled,
+        at,
+      ]),
+    );
+  }
+
+  /** Inserts `rows[i]` for each i of `indexes`, with new ids (numbered in that order). */
+  private async insertForImport(
+    tx: EntityManager,
+    environment: string,
+    all: ImportStrategyRow[],
+    indexes: number[],
+    at: string,
+    prewritten?: string[],
   ): Promise<void> {
     const dialect = dialectOf(this.dataSource);
-    if (rows.length === 0) return;
+    if (indexes.length === 0) return;
+    const rows = indexes.length === all.length ? all : indexes.map((index) => all[index]);
     const prefix = newIdPrefix();
-    const strategies = rows.map(({ segments: _segments, ...row }, index) => ({
-      ...row,
-      id: `${prefix}${String(index + 1).padStart(7, '0')}`,
-    }));
+    const ids = rows.map((_row, index) => `${prefix}${String(index + 1).padStart(7, '0')}`);
     const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
          strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
-    if (dialect !== 'sqlite') {
-      await insertValues(
-        tx,
-        head,
-        strategies.map((s) => [
-          s.id,
-          s.feature,
-          environment,
-          s.strategy,
-          s.title ?? null,
-          s.parameters,
-          s.constraints,
-          s.variants,
-          s.sort_order,
-          s.disabled,
-          at,
-        ]),
-      );
-    } else {
-      const records = jsonRecords(dialect, {
-        id: 'name',
-        feature: 'name',
-        strategy: 'name',
-        title: 'text',
-        parameters: 'text',
-        constraints: 'text',
-        variants: 'text',
-        sort_order: 'int',
-        disabled: 'int',
-      });
-      await tx.query(
-        `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
-           j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
-        [environment, at, JSON.stringify(strategies)],
-      );
-    }
-    const links = rows.flatMap((row, index) =>
-      row.segments.map((segment) => ({ strategy_id: strategies[index].id, segment_id: segment })),
-    );
-    if (links.length === 0) return;
     const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
     if (dialect !== 'sqlite') {
-      await insertValues(
-        tx,
-        linksHead,
-        links.map((link) => [link.strategy_id, link.segment_id]),
-      );
+      // Value lists made as they are sent, and the links built while the strategies go in.
+      await insertValuesInTurn(tx, [
+        {
+          head,
+          rows: (function* () {
+            for (let i = 0; i < rows.length; i++) {
+              if (prewritten) {
+                yield new PrewrittenRow(ids[i], prewritten[indexes[i]]);
+                continue;
+              }
+              const s = rows[i];
+              yield [
+                ids[i],
+                s.feature,
+                environment,
+                s.strategy,
+                s.title ?? null,
+                s.parameters,
+                s.constraints,
+                s.variants,
+                s.sort_order,
+                s.disabled,
+                at,
+              ];
+            }
+          })(),
+        },
+        {
+          head: linksHead,
+          rows: (function* () {
+            for (let i = 0; i < rows.length; i++) {
+              for (const segment of rows[i].segments) yield [ids[i], segment];
+            }
+          })(),
+        },
+      ]);
       return;
     }
+    const records = jsonRecords(dialect, {
+      id: 'name',
+      feature: 'name',
+      strategy: 'name',
+      title: 'text',
+      parameters: 'text',
+      constraints: 'text',
+      variants: 'text',
+      sort_order: 'int',
+      disabled: 'int',
+    });
+    // Objects of one literal shape (an undefined title is left out of the JSON, read as NULL).
+    const strategies = rows.map((row, index) => ({
+      id: ids[index],
+      feature: row.feature,
+      strategy: row.strategy,
+      title: row.title,
+      parameters: row.parameters,
+      constraints: row.constraints,
+      variants: row.variants,
+      sort_order: row.sort_order,
+      disabled: row.disabled,
+    }));
+    await tx.query(
+      `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
+         j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
+      [environment, at, JSON.stringify(strategies)],
+    );
+    const links = rows.flatMap((row, index) =>
+      row.segments.map((segment) => ({ strategy_id: ids[index], segment_id: segment })),
+    );
+    if (links.length === 0) return;
     await tx.query(
       `${linksHead} SELECT j.strategy_id, j.segment_id
          FROM (${jsonRecords(dialect, { strategy_id: 'name', segment_id: 'int' })}) j`,

@@ -16,6 +16,7 @@ import { NAME_PATTERN } from '../common/validators';
 import { checkObject } from '../features/body-validation';
 import { FEATURE_TYPES } from '../features/dto/create-feature.dto';
 import { PAYLOAD_TYPES, WEIGHT_TYPES } from '../features/variant';
+import { TAG_TYPE_COLOR } from '../tags/dto/create-tag-type.dto';
 import { ImportDataDto, ImportRequestDto, MAX_ITEMS } from './dto/import-request.dto';
 
 /*
@@ -56,14 +57,21 @@ const optionalNotNull =
   (value) =>
     value === undefined || check(value);
 
+/*
+ * class-validator counts a length as validator's isLength does: the string's UTF-16 units less one
+ * per surrogate pair and per variation selector after a character, never more than the units and
+ * never 0 for a non-empty string. So a string of `least` (0 or 1) to `most` units certainly
+ * passes, and only the others (rare: longer, or a two-character minimum) need the full count.
+ */
 const text =
   (least: number, most: number): Check =>
   (value) =>
-    isString(value) && length(value, least, most);
+    isString(value) &&
+    ((least <= 1 && value.length >= least && value.length <= most) || length(value, least, most));
 const textUpTo =
   (most: number): Check =>
   (value) =>
-    isString(value) && maxLength(value, most);
+    isString(value) && (value.length <= most || maxLength(value, most));
 const integer =
   (least: number, most: number): Check =>
   (value) =>
@@ -73,12 +81,12 @@ const oneOf =
   (value) =>
     isIn(value, allowed);
 
-/** @IsResourceName(). */
+/** @IsResourceName(). The pattern admits only ASCII, whose length is its count of units. */
 function resourceName(value: unknown): boolean {
   return (
     isString(value) &&
-    length(value, 1, 100) &&
     matches(value, NAME_PATTERN) &&
+    value.length <= 100 &&
     value !== '.' &&
     value !== '..'
   );
@@ -199,12 +207,14 @@ const featureTag = shape({
   createdByUserId: optional(isInt),
 });
 
-/** ImportTagTypeDto: CreateTagTypeDto and Unleash's `color`. */
+/** ImportTagTypeDto: CreateTagTypeDto, with Unleash's `color`. */
 const tagType = shape({
   name: resourceName,
   description: optional(textUpTo(10000)),
   icon: optional(textUpTo(255)),
-  color: anything,
+  color: optional(
+    (value) => isString(value) && textUpTo(100)(value) && matches(value, TAG_TYPE_COLOR),
+  ),
 });
 
 /** CreateDependencyDto. */

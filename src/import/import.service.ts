@@ -7,7 +7,7 @@ import { checkConstraints, ContextFieldRules } from '../common/constraints/const
 import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
-import { Dialect, dialectOf } from '../database/sql-dialect';
+import { Dialect, dialectOf, whileRunning } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { DependenciesStore } from '../features/dependencies.store';
@@ -60,6 +60,8 @@ interface Plan {
   environments: string[];
   /** The target environment's type: enabling enters `live` in production, else `pre-live`. */
   environmentType: string;
+  /** Whether the imported features had strategies in the environment when it was analysed. */
+  replacesStrategies: boolean;
   featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
   strategies: ImportStrategyRow[];
   tags: Array<{ feature: string; type: string; value: string }>;
@@ -113,6 +115,38 @@ function distinctTags(tags: Plan['tags']): Plan['catalogue'] {
     byKey.set(featureTagKey({ feature: '', type, value }), { type, value });
   }
   return [...byKey.values()];
+}
+
+/** An item's variants as stored (JSON text), with their problems and the fields they name. */
+interface PreparedVariants {
+  text: string;
+  details: ErrorDetail[];
+  references: ContextReference[];
+}
+
+/**
+ * The variants of every strategy and feature environment of the file, by the item's index in
+ * its list, checked and normalised as the variant routes do. They depend on nothing stored, so
+ * the analysis works them out while the server reads; items of skipped features are left unused.
+ */
+function prepareVariants(data: ImportRequestDto['data']): {
+  strategies: PreparedVariants[];
+  environments: PreparedVariants[];
+} {
+  const strategies = (data.featureStrategies ?? []).map((strategy, index) => {
+    const at = `/data/featureStrategies/${index}/variants`;
+    const { variants, details, references } = normaliseStrategyVariants(
+      strategy.variants ?? [],
+      at,
+    );
+    return { text: JSON.stringify(variants), details, references };
+  });
+  const environments = (data.featureEnvironments ?? []).map((row, index) => {
+    const at = `/data/featureEnvironments/${index}/variants`;
+    const { variants, details, references } = normaliseVariants(row.variants ?? [], at);
+    return { text: JSON.stringify(variants), details, references };
+  });
+  return { strategies, environments };
 }
 
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
@@ -211,14 +245,31 @@ export class ImportService {
     await this.features.upsertForImport(tx, dto.project, plan.features, at);
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
     await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
-    await this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments);
+    // Into an environment where the features had no strategies, every row of the file will be
+    // inserted: their values are written (escaped) while the server writes the feature
+    // environments, rather than after the read of the stored strategies. Over stored ones, most
+    // rows may be kept (a re-import), and writing them ahead would be work thrown away.
+    const [, prewritten] = await whileRunning(
+      this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments),
+      () =>
+        plan.replacesStrategies
+          ? undefined
+          : this.strategies.prewriteForImport(dto.environment, plan.strategies, at),
+    );
     await this.lifecycle.enterForImport(
       tx,
       plan.featureEnvironments.filter((row) => row.enabled === 1).map((row) => row.feature),
       plan.environmentType === 'production' ? 'live' : 'pre-live',
       at,
     );
-    await this.strategies.replaceForImport(tx, dto.environment, names, plan.strategies, at);
+    await this.strategies.replaceForImport(
+      tx,
+      dto.environment,
+      names,
+      plan.strategies,
+      at,
+      prewritten,
+    );
     await this.tags.replaceForImport(tx, names, plan.tags, at);
     await this.dependencies.upsertForImport(tx, plan.dependencies);
     await this.events.record(tx, {
@@ -276,11 +327,13 @@ export class ImportService {
     const parentNames = (data.dependencies ?? []).flatMap((d) =>
       d.dependencies.map((p) => p.feature),
     );
-    const here = new Map<string, FeatureRef>(
-      (await this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])])).map(
-        (ref) => [ref.name, ref],
-      ),
+    // The variants need no stored row: they are put in their stored form while the server
+    // looks up the file's features (the largest read).
+    const [refs, prepared] = await whileRunning(
+      this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])]),
+      () => prepareVariants(data),
     );
+    const here = new Map<string, FeatureRef>(refs.map((ref) => [ref.name, ref]));
     const skipped = new Set(
       data.features
         .filter((feature) => feature.archived === true || here.get(feature.name)?.archived)
@@ -349,9 +402,9 @@ export class ImportService {
       );
     }
     if (strategies.length) needs.add('CREATE_FEATURE_STRATEGY');
-    if ((await this.strategies.countForFeatures(tx, environment, existing)) > 0) {
-      needs.add('DELETE_FEATURE_STRATEGY');
-    }
+    const replacesStrategies =
+      (await this.strategies.countForFeatures(tx, environment, existing)) > 0;
+    if (replacesStrategies) needs.add('DELETE_FEATURE_STRATEGY');
 
     // Segments, matched by name.
     const segmentNames = new Map((data.segments ?? []).map((s) => [s.id, s.name]));
@@ -365,24 +418,22 @@ export class ImportService {
     // Context fields: those of the file, and those its items name.
     const fileFields = new Map((data.contextFields ?? []).map((field) => [field.name, field]));
     const references: ContextReference[] = [];
-    const constraintNames = strategies.flatMap((s) =>
-      (s.constraints ?? []).map((c) => c.contextName),
-    );
-    const variantRefs = featureEnvironments.flatMap((e) =>
-      (e.variants ?? []).flatMap((v) => [
-        v.stickiness ?? 'default',
-        ...(v.overrides ?? []).map((o) => o.contextName),
-      ]),
-    );
-    const strategyRefs = strategies.flatMap((s) => [
-      String(s.parameters?.stickiness ?? 'default'),
-      ...(s.variants ?? []).map((v) => v.stickiness),
-    ]);
-    const fieldNames = sorted(
-      [...fileFields.keys(), ...constraintNames, ...variantRefs, ...strategyRefs].filter(
-        (name) => !BUILT_IN_STICKINESS.includes(name),
-      ),
-    );
+    // Collected into one set in loops: these run over every strategy and variant of the file.
+    const named = new Set<string>(fileFields.keys());
+    for (const s of strategies) {
+      for (const c of s.constraints ?? []) named.add(c.contextName);
+    }
+    for (const e of featureEnvironments) {
+      for (const v of e.variants ?? []) {
+        named.add(v.stickiness ?? 'default');
+        for (const o of v.overrides ?? []) named.add(o.contextName);
+      }
+    }
+    for (const s of strategies) {
+      named.add(String(s.parameters?.stickiness ?? 'default'));
+      for (const v of s.variants ?? []) named.add(v.stickiness);
+    }
+    const fieldNames = sorted([...named].filter((name) => !BUILT_IN_STICKINESS.includes(name)));
     const fieldsHere = new Map(
       (await this.contextFields.readForExport(tx, fieldNames)).map((field) => [field.name, field]),
     );
@@ -445,7 +496,9 @@ export class ImportService {
       // Numbers and booleans are read as their text (other exporters write them so); then the
       // rules of the strategy routes, flexibleRollout's defaults included.
       const given: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(strategy.parameters ?? {})) {
+      const input: Record<string, unknown> = strategy.parameters ?? {};
+      for (const key of Object.keys(input)) {
+        const value = input[key];
         given[key] =
           typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
       }
@@ -466,7 +519,7 @@ export class ImportService {
       }
       const checked = checkConstraints(strategy.constraints ?? [], rules, `${at}/constraints`);
       invalid.push(...checked.details);
-      const variants = normaliseStrategyVariants(strategy.variants ?? [], `${at}/variants`);
+      const variants = prepared.strategies[index as number];
       invalid.push(...variants.details);
       references.push(...variants.references);
       const segments = new Set<number>();
@@ -486,17 +539,19 @@ export class ImportService {
       }
       const order = byFeature.get(strategy.featureName) ?? 0;
       byFeature.set(strategy.featureName, order + 1);
-      return withoutNulls({
+      // Built directly rather than through withoutNulls: one object per strategy of the file.
+      const row: ImportStrategyRow = {
         feature: strategy.featureName,
         strategy: strategy.name,
-        title: strategy.title ?? undefined,
         parameters: JSON.stringify(parameters),
         constraints: JSON.stringify(checked.constraints),
-        variants: JSON.stringify(variants.variants),
+        variants: variants.text,
         sort_order: strategy.sortOrder ?? order,
         disabled: strategy.disabled ? 1 : 0,
-        segments: [...segments].sort((a, b) => a - b),
-      });
+        segments: segments.size > 1 ? [...segments].sort((a, b) => a - b) : [...segments],
+      };
+      if (strategy.title !== null && strategy.title !== undefined) row.title = strategy.title;
+      return row;
     });
     if (missingSegments.size) {
       errors.push(
@@ -507,14 +562,13 @@ export class ImportService {
     // Feature-environment switches and variants.
     const environmentRows = new Map<string, Plan['featureEnvironments'][number]>();
     for (const row of featureEnvironments) {
-      const at = `/data/featureEnvironments/${positions.get(row)}`;
-      const variants = normaliseVariants(row.variants ?? [], `${at}/variants`);
+      const variants = prepared.environments[positions.get(row) as number];
       invalid.push(...variants.details);
       references.push(...variants.references);
       environmentRows.set(row.featureName, {
         feature: row.featureName,
         enabled: row.enabled ? 1 : 0,
-        variants: JSON.stringify(variants.variants),
+        variants: variants.text,
       });
     }
     if (environmentRows.size) {
@@ -554,12 +608,14 @@ export class ImportService {
       );
     }
     const tagKeys = new Set<string>();
-    const tags = featureTags
-      .map((tag) => ({ feature: tag.featureName, type: tag.tagType, value: tag.tagValue }))
-      .filter((tag) => {
-        const key = featureTagKey(tag);
-        return !tagKeys.has(key) && !!tagKeys.add(key);
-      });
+    const tags: Plan['tags'] = [];
+    for (const tag of featureTags) {
+      const row = { feature: tag.featureName, type: tag.tagType, value: tag.tagValue };
+      const key = featureTagKey(row);
+      if (tagKeys.has(key)) continue;
+      tagKeys.add(key);
+      tags.push(row);
+    }
 
     // Dependencies: the parent is in the file, or here in the same project.
     const missingParents = new Set<string>();
@@ -627,6 +683,7 @@ export class ImportService {
       newFeatures,
       environments,
       environmentType,
+      replacesStrategies,
       featureEnvironments: [...environmentRows.values()],
       strategies: strategyRows,
       tags,

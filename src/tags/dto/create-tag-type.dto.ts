@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema, PartialType } from '@nestj
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IsResourceName } from '../../common/validators';
 
+/** Unleash's tag type colours: a hex colour (#FFFFFF) or a theme colour reference (primary.main). */
+export const TAG_TYPE_COLOR = /^(#[0-9A-Fa-f]{6}|[a-zA-Z0-9]+(\.[a-zA-Z0-9]+)*)$/;
+
 @ApiSchema({ name: 'createTagTypeSchema' })
 export class CreateTagTypeDto {
   @ApiProperty({ description: 'Name of the tag type' })
@@ -35,7 +38,7 @@ export class CreateTagTypeDto {
   @IsOptional()
   @IsString({ message: 'color must be a string' })
   @MaxLength(100, { message: 'color must be at most 100 characters long' })
-  @Matches(/^(#[0-9A-Fa-f]{6}|[a-zA-Z0-9]+(\.[a-zA-Z0-9]+)*)$/, {
+  @Matches(TAG_TYPE_COLOR, {
     message: 'color must be a hex colour (#FFFFFF) or a theme colour reference (primary.main)',
   })
   color?: string | null;
