@@ -134,14 +134,16 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
       statement.run(...parameters);
       return [] as T;
     },
-    batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
+    // Generators, so that the statement starts only when its rows are first asked for: an
+    // iterating statement keeps the connection busy until it is done or returned.
+    async *batches<T>(sql: string, parameters: unknown[] = []): AsyncIterable<T[]> {
       logger.logQuery(sql, parameters);
-      return inBatches(db.prepare(sql).iterate(...parameters) as IterableIterator<T>);
+      yield* inBatches(db.prepare(sql).iterate(...parameters) as IterableIterator<T>);
     },
-    texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
+    async *texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
       logger.logQuery(sql, parameters);
       const statement = db.prepare(sql).pluck(true);
-      return inBatches(statement.iterate(...parameters) as IterableIterator<string>);
+      yield* inBatches(statement.iterate(...parameters) as IterableIterator<string>);
     },
   };
 }

@@ -104,6 +104,7 @@ const REPLACEMENTS: unknown[] = [
   'a'.repeat(101),
   '😀', // two units, one character: under a two-character minimum
   'x\uFE0F', // a variation selector: two units, one character
+  '\uFE0F', // a variation selector alone: one unit, no character for class-validator
   '😀'.repeat(100), // 200 UTF-16 units, 100 characters for class-validator's lengths
   '😀'.repeat(101),
   'a'.repeat(256),
