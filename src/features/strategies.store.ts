@@ -81,6 +81,26 @@ export function toStrategy(row: StrategyWithSegmentsRow): StrategyDto {
   return toStrategyDto(row, segmentIdList(row.segment_ids));
 }
 
+/**
+ * An import row's values after its id, in the order of the import's INSERT columns, written as
+ * insertValues writes them (MySQL): ahead of the statement by prewriteForImport, or as the row is
+ * taken.
+ */
+function importValuesAfterId(row: ImportStrategyRow, environment: string, at: string): string {
+  return sqlTupleTail([
+    row.feature,
+    environment,
+    row.strategy,
+    row.title ?? null,
+    row.parameters,
+    row.constraints,
+    row.variants,
+    row.sort_order,
+    row.disabled,
+    at,
+  ]);
+}
+
 /** Where a strategy is: the fields of Unleash's segment and context-field usage lists. */
 export interface StrategyUsage {
   id: string;
@@ -592,20 +612,7 @@ export class StrategiesStore {
     at: string,
   ): string[] | undefined {
     if (dialectOf(this.dataSource) === 'sqlite') return undefined;
-    return rows.map((s) =>
-      sqlTupleTail([
-        s.feature,
-        environment,
-        s.strategy,
-        s.title ?? null,
-        s.parameters,
-        s.constraints,
-        s.variants,
-        s.sort_order,
-        s.disabled,
-        at,
-      ]),
-    );
+    return rows.map((row) => importValuesAfterId(row, environment, at));
   }
 
   /** Inserts `rows[i]` for each i of `indexes`, with new ids (numbered in that order). */
@@ -632,24 +639,10 @@ export class StrategiesStore {
           head,
           rows: (function* () {
             for (let i = 0; i < rows.length; i++) {
-              if (prewritten) {
-                yield new PrewrittenRow(ids[i], prewritten[indexes[i]]);
-                continue;
-              }
-              const s = rows[i];
-              yield [
-                ids[i],
-                s.feature,
-                environment,
-                s.strategy,
-                s.title ?? null,
-                s.parameters,
-                s.constraints,
-                s.variants,
-                s.sort_order,
-                s.disabled,
-                at,
-              ];
+              const rest = prewritten
+                ? prewritten[indexes[i]]
+                : importValuesAfterId(rows[i], environment, at);
+              yield new PrewrittenRow(ids[i], rest);
             }
           })(),
         },
