@@ -16,13 +16,16 @@
  *   BENCH_DATABASE_URL  also run on this MySQL/MariaDB database, dropped and recreated
  *   BENCH_SIZE          feature count (default 10000)
  *   BENCH_ONLY          sqlite or mysql
+ *   BENCH_CPU_PROF      a directory: a V8 CPU profile of the whole child process goes there
+ *   BENCH_IMPORT_PROF   a directory: a V8 CPU profile of each import request alone goes there
  *
  * A missed target (under 2 s per import) is reported, not failed: the figure depends on the load.
  */
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as TypeOrmLogger } from 'typeorm';
@@ -159,6 +162,7 @@ async function runScenario(kind: Kind): Promise<Run[]> {
       counter.began = undefined;
       counter.timings = [];
       counter.armed = true;
+      const profile = process.env.BENCH_IMPORT_PROF ? await startProfile() : undefined;
       const cpu = process.cpuUsage();
       const start = process.hrtime.bigint();
       const res = await fastify.inject({
@@ -169,6 +173,7 @@ async function runScenario(kind: Kind): Promise<Run[]> {
       });
       const done = process.hrtime.bigint();
       const cpuMs = process.cpuUsage(cpu);
+      if (profile) await profile.stopInto(process.env.BENCH_IMPORT_PROF as string, kind, label);
       counter.recording = false;
       counter.lap();
       if (res.statusCode !== 204) throw new Error(`import: ${res.statusCode} ${res.body}`);
@@ -201,6 +206,32 @@ async function runScenario(kind: Kind): Promise<Run[]> {
     await app.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A CPU profile of the calling process from now until stopInto(), written as a `.cpuprofile`
+ * file: the import request alone, without the fill and the export before it.
+ */
+async function startProfile(): Promise<{
+  stopInto(dir: string, kind: Kind, label: string): Promise<void>;
+}> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stopInto(dir, kind, label) {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      const file = join(dir, `import-${kind}-${label.replace(/\W+/g, '-')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      process.stderr.write(`    profile: ${file}\n`);
+    },
+  };
 }
 
 function runChild(kind: Kind): Promise<Run[]> {

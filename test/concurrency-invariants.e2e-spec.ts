@@ -86,6 +86,51 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
       expect(broken).toEqual([]);
     });
 
+    it('D1: an import adding child → parent while the parent gains a parent of its own: never a chain', async () => {
+      await rounds(async (i) => {
+        await createFeature(t, `chain-p-${i}`);
+        await createFeature(t, `chain-q-${i}`);
+      });
+      const importing = (i: number) => ({
+        project: 'default',
+        environment: 'development',
+        data: {
+          features: [{ name: `chain-c-${i}` }],
+          featureStrategies: [],
+          featureEnvironments: [],
+          featureTags: [],
+          tagTypes: [],
+          contextFields: [],
+          segments: [],
+          dependencies: [{ feature: `chain-c-${i}`, dependencies: [{ feature: `chain-p-${i}` }] }],
+        },
+      });
+      const answers = await rounds((i) =>
+        Promise.all([
+          t.admin.post('/api/admin/features-batch/import', importing(i)),
+          // Started a little later round by round, so that some land while the import writes.
+          new Promise((resolve) => setTimeout(resolve, 2 * i)).then(() =>
+            other.admin.post(deps(`chain-p-${i}`), { feature: `chain-q-${i}` }),
+          ),
+        ]),
+      );
+      for (const [imported, added] of answers) {
+        // Either the import came first (chain-p now has a child and cannot gain a parent), or
+        // the edge did (chain-p now has a parent and cannot become one).
+        expect([
+          [204, 400],
+          [400, 201],
+        ]).toContainEqual([imported.status, added.status]);
+        const refused = imported.status === 400 ? imported : added;
+        expect(JSON.stringify(refused.body)).toMatch(/chain|parent cannot/);
+      }
+      const chains = await t.dataSource.query(
+        `SELECT a.child FROM feature_dependencies a JOIN feature_dependencies b ON b.child = a.parent
+          WHERE a.child LIKE 'chain-%'`,
+      );
+      expect(chains).toEqual([]);
+    });
+
     it('D13: the same dependency POSTed many times at once: one 201, the rest 200 (unchanged)', async () => {
       await createFeature(t, 'same-p');
       await createFeature(t, 'same-c');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { archive, create, EXPORT, expectStatus } from './export-fixtures';
-import { createFeature, createStrategy } from './feature-fixtures';
+import { createFeature, createStrategy, featureUrl } from './feature-fixtures';
 import {
   comparable,
   generatedDocument,
@@ -270,6 +270,57 @@ describe('import: validation', () => {
       ],
       permissions: [],
     });
+  });
+
+  it('refuses loops and chains of dependencies, in the file and with stored edges, and writes nothing', async () => {
+    // Stored: kid → base. The file's edges, with the rule each breaks:
+    await createFeature(t, 'base');
+    await createFeature(t, 'kid');
+    await expectStatus(t.admin.post(`${featureUrl('kid')}/dependencies`, { feature: 'base' }), 201);
+    const edges: Array<[string, string]> = [
+      ['selfish', 'selfish'], // depends on itself
+      ['x', 'y'], // y has a parent in the file (y → z)
+      ['y', 'z'], // y has a child in the file (x → y)
+      ['w', 'kid'], // kid has a stored parent
+      ['base', 'z'], // base has a stored child
+      ['v', 'z'], // allowed: v has no child, z no parent
+    ];
+    // Nothing but features and edges, so that the import creates no tag type or context field.
+    const doc: ImportDocument = {
+      ...generatedDocument(0, segment),
+      contextFields: [],
+      tagTypes: [],
+      features: ['selfish', 'x', 'y', 'z', 'w', 'v', 'base'].map((name) => ({ name })),
+      dependencies: edges.map(([child, parent]) => ({
+        feature: child,
+        dependencies: [{ feature: parent }],
+      })),
+    };
+    const res = await expectStatus(t.admin.post(VALIDATE, body(doc)), 200);
+    expect(res.body.errors).toEqual([
+      { message: expect.stringMatching(/depend on themselves/), affectedItems: ['selfish'] },
+      {
+        message: expect.stringMatching(/would chain features/),
+        affectedItems: ['base → z', 'w → kid', 'x → y', 'y → z'],
+      },
+    ]);
+    const before = await exportOf(t, 'default', 'development');
+    const rejected = expectErrorRecord(
+      await t.admin.post(IMPORT, body(doc)),
+      400,
+      'ValidationError',
+    );
+    expect((rejected as unknown as { errors: unknown }).errors).toEqual(res.body.errors);
+    expect(await exportOf(t, 'default', 'development')).toEqual(before);
+
+    // Without the offending edges the same file imports.
+    doc.dependencies = doc.dependencies.filter((d) => d.feature === 'v');
+    await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
+    const after = await exportOf(t, 'default', 'development');
+    expect(after.dependencies.filter((d) => ['kid', 'v'].includes(d.feature))).toEqual([
+      { feature: 'kid', dependencies: [expect.objectContaining({ feature: 'base' })] },
+      { feature: 'v', dependencies: [expect.objectContaining({ feature: 'z' })] },
+    ]);
   });
 
   it('names the permissions the token lacks, and import answers 403', async () => {

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { parseJson, placeholders } from '../database/sql-values';
-import { dialectOf, insertValues, jsonRecords, upsertTail } from '../database/sql-dialect';
+import {
+  dialectOf,
+  insertValues,
+  jsonRecords,
+  jsonStrings,
+  upsertTail,
+} from '../database/sql-dialect';
 import { featureNamesSql, FeatureSelection, ExportScope } from './features.store';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import type { DependencyRow } from './feature-mappers';
@@ -43,6 +49,23 @@ export class DependenciesStore {
     return tx.query(
       `SELECT child, parent FROM feature_dependencies WHERE child = ? OR parent = ?`,
       [parent, child],
+    );
+  }
+
+  /**
+   * touching() for many edges at once (the import's check, issue 14): the edges that leave one of
+   * `parents` or enter one of `children`, each list one JSON parameter.
+   */
+  async touchingAny(
+    tx: EntityManager,
+    parents: string[],
+    children: string[],
+  ): Promise<Array<{ child: string; parent: string }>> {
+    const names = jsonStrings(dialectOf(this.dataSource));
+    return tx.query(
+      `SELECT child, parent FROM feature_dependencies WHERE child IN (${names})
+       UNION SELECT child, parent FROM feature_dependencies WHERE parent IN (${names})`,
+      [JSON.stringify(parents), JSON.stringify(children)],
     );
   }
 

@@ -7,6 +7,7 @@ import {
   forUpdate,
   insertValues,
   jsonRecords,
+  jsonStrings,
   sqlJsonBoolean,
   sqlJsonObject,
   sqlJsonString,
@@ -126,6 +127,27 @@ export class FeaturesStore {
   async claimRefs(names: string[], tx: EntityManager): Promise<FeatureRef[]> {
     await tx.update(Feature, { name: In(names) }, { writeClaim: () => '1 - write_claim' });
     return this.lockRefs(names, tx);
+  }
+
+  /**
+   * The import's form of claimRefs, for the features its dependency edges join (children and
+   * parents, issue 14): write_claim flipped on each, with the names as one JSON parameter however
+   * many there are. Sent first in the import's transaction, so that what the import then reads
+   * of these features and their edges is read after the claim, as the dependency routes read it
+   * (docs/decisions-concurrency.md). A name that does not exist claims nothing; on InnoDB its gap
+   * in the primary key is locked, so a feature created under that name meanwhile waits.
+   */
+  async claimForImport(tx: EntityManager, names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    const flip = 'write_claim = 1 - write_claim';
+    // A join on MySQL: MariaDB 10.11 runs a single-table UPDATE's IN (...) per row, which would
+    // read (and lock) every feature; the join reads the names' rows only.
+    await tx.query(
+      this.dialect !== 'sqlite'
+        ? `UPDATE (${jsonStrings(this.dialect)}) j JOIN features f ON f.name = j.v SET f.${flip}`
+        : `UPDATE features SET ${flip} WHERE name IN (${jsonStrings(this.dialect)})`,
+      [JSON.stringify(names)],
+    );
   }
 
   /** Feature rows of the selection, by name. */

@@ -117,6 +117,41 @@ function distinctTags(tags: Plan['tags']): Plan['catalogue'] {
   return [...byKey.values()];
 }
 
+/** The features that the file's dependency edges join, children and parents, in byte order. */
+function edgeFeatures(data: ImportRequestDto['data']): string[] {
+  const names: string[] = [];
+  for (const { feature, dependencies } of data.dependencies ?? []) {
+    names.push(feature);
+    for (const parent of dependencies) names.push(parent.feature);
+  }
+  return sorted(names);
+}
+
+type Edge = { child: string; parent: string };
+
+/**
+ * The file's edges that break the dependency rules of rules.md §7 once added to the stored ones
+ * (`stored`: at least every stored edge that leaves one of the file's parents or enters one of
+ * its children): a feature depending on itself (`loops`, by name), and an edge whose parent has
+ * parents or whose child has children, in the file or here (`chains`, as `child → parent`). The
+ * import only adds and updates edges, so the stored ones all stay.
+ */
+function unchainable(file: Edge[], stored: Edge[]): { loops: string[]; chains: string[] } {
+  const children = new Set<string>();
+  const parents = new Set<string>();
+  for (const edge of [...stored, ...file]) {
+    children.add(edge.child);
+    parents.add(edge.parent);
+  }
+  const loops: string[] = [];
+  const chains: string[] = [];
+  for (const { child, parent } of file) {
+    if (child === parent) loops.push(child);
+    else if (parents.has(child) || children.has(parent)) chains.push(`${child} → ${parent}`);
+  }
+  return { loops, chains };
+}
+
 /** An item's variants as stored (JSON text), with their problems and the fields they name. */
 interface PreparedVariants {
   text: string;
@@ -227,6 +262,9 @@ export class ImportService {
   /** All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction. */
   async import(dto: ImportRequestDto, principal: Principal): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
+      // Before any read: what decides whether the file's edges may be added (the features and
+      // their stored edges) is then read after the claim, as the dependency routes read it.
+      await this.features.claimForImport(tx, edgeFeatures(dto.data));
       const plan = await this.analyse(tx, dto, principal);
       if (plan.missing.length > 0) throw new PermissionError(plan.missing);
       if (plan.errors.length > 0) throw new ImportRejectedError(plan.errors);
@@ -650,6 +688,23 @@ export class ImportService {
           missingParents,
         ),
       );
+    }
+    if (dependencyRows.length) {
+      const stored = await this.dependencies.touchingAny(
+        tx,
+        sorted(dependencyRows.map((edge) => edge.parent)),
+        sorted(dependencyRows.map((edge) => edge.child)),
+      );
+      const { loops, chains } = unchainable(dependencyRows, stored);
+      if (loops.length) errors.push(item('These features would depend on themselves:', loops));
+      if (chains.length) {
+        errors.push(
+          item(
+            'These dependencies would chain features (a parent cannot have parents, and a feature that has children cannot become a child):',
+            chains,
+          ),
+        );
+      }
     }
     if (invalid.length) {
       errors.push({
