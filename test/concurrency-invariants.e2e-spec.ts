@@ -131,6 +131,76 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
       expect(chains).toEqual([]);
     });
 
+    /** An import body of these new features, each enabled in development with one strategy. */
+    const importOf = (names: string[], description: string) => ({
+      project: 'default',
+      environment: 'development',
+      data: {
+        features: names.map((name) => ({ name, description })),
+        featureStrategies: names.map((name) => ({ name: 'default', featureName: name })),
+        featureEnvironments: names.map((name) => ({ featureName: name, enabled: true })),
+        featureTags: [],
+        tagTypes: [],
+        contextFields: [],
+        segments: [],
+        dependencies: [],
+      },
+    });
+
+    it('the same new features imported three times at once: every import succeeds', async () => {
+      const answers = await rounds((i) => {
+        const body = importOf(
+          Array.from({ length: 20 }, (_, k) => `twice-${i}-${k}`),
+          'imported',
+        );
+        return Promise.all(
+          [t, other, t].map((app) => app.admin.post('/api/admin/features-batch/import', body)),
+        );
+      });
+      // An import is an upsert: the ones that find the features created meanwhile overwrite
+      // them, rather than failing on their keys.
+      expect(answers.flat().map((res) => res.status)).toEqual(Array(3 * ROUNDS).fill(204));
+      const [row] = await t.dataSource.query(
+        `SELECT COUNT(*) AS n FROM feature_strategies WHERE feature_name LIKE 'twice-%'`,
+      );
+      expect(Number(row.n)).toBe(20 * ROUNDS);
+    });
+
+    it('a feature created in another project while an import names it: the import never writes it', async () => {
+      await t.admin.post('/api/admin/projects', { id: 'racing', name: 'Racing' });
+      const answers = await rounds((i) =>
+        Promise.all([
+          t.admin.post(
+            '/api/admin/features-batch/import',
+            importOf([`moved-${i}`], 'from the import'),
+          ),
+          new Promise((resolve) => setTimeout(resolve, 2 * i)).then(() =>
+            other.admin.post('/api/admin/projects/racing/features', {
+              name: `moved-${i}`,
+              description: 'made in racing',
+            }),
+          ),
+        ]),
+      );
+      for (const [imported, created] of answers) {
+        // Either the import came first (the name is taken), or the feature did, and the import
+        // reports it as living in another project.
+        expect([
+          [204, 409],
+          [400, 201],
+        ]).toContainEqual([imported.status, created.status]);
+        if (imported.status === 400) {
+          expect(JSON.stringify(imported.body)).toMatch(/exist in another project/);
+        }
+      }
+      const touched = await t.dataSource.query(
+        `SELECT f.name FROM features f WHERE f.project_id = 'racing'
+           AND (f.description <> 'made in racing'
+             OR EXISTS (SELECT 1 FROM feature_strategies s WHERE s.feature_name = f.name))`,
+      );
+      expect(touched).toEqual([]);
+    });
+
     it('D13: the same dependency POSTed many times at once: one 201, the rest 200 (unchanged)', async () => {
       await createFeature(t, 'same-p');
       await createFeature(t, 'same-c');

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { hasPermission, Permission, Principal } from '../auth/permissions';
 import { compareBytes } from '../common/byte-order';
 import { checkConstraints, ContextFieldRules } from '../common/constraints/constraint';
+import { isUniqueViolation } from '../common/database-errors';
 import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
@@ -94,6 +95,8 @@ const ENVIRONMENT_SCOPED = new Set<Permission>([
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
 ]);
+/** How often an import runs whose writes met a feature created since its analysis (import()). */
+const IMPORT_ATTEMPTS = 3;
 /** As context-fields.service.ts: new fields without a sortOrder go after the built-in ones. */
 const DEFAULT_SORT_ORDER = 10;
 
@@ -259,8 +262,27 @@ export class ImportService {
     };
   }
 
-  /** All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction. */
+  /**
+   * All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction.
+   * The analysis reads a snapshot, and a feature may be created under one of the file's names
+   * between that read and the import's writes (by another import, or by the feature routes in
+   * any project). The write that meets it then fails on a unique key, the transaction is rolled
+   * back, and the import runs again on a fresh snapshot, which sees the feature: it is
+   * overwritten if it is in the target project, else reported as an error (400). Only after
+   * IMPORT_ATTEMPTS such collisions does the caller get the key's 409.
+   */
   async import(dto: ImportRequestDto, principal: Principal): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.importOnce(dto, principal);
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= IMPORT_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async importOnce(dto: ImportRequestDto, principal: Principal): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
       // Before any read: what decides whether the file's edges may be added (the features and
       // their stored edges) is then read after the claim, as the dependency routes read it.
