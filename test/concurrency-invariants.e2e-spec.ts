@@ -1,4 +1,5 @@
 import { createFeature, createStrategy, envUrl, featureUrl } from './feature-fixtures';
+import { archive } from './export-fixtures';
 import { galeraNodes, startReplicasOnTwoNodes } from './support/galera-replicas';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -199,6 +200,34 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
              OR EXISTS (SELECT 1 FROM feature_strategies s WHERE s.feature_name = f.name))`,
       );
       expect(touched).toEqual([]);
+    });
+
+    it('an archived feature revived twice and deleted for good at once: one of them wins', async () => {
+      await rounds(async (i) => {
+        await createFeature(t, `revived-${i}`);
+        await archive(t, `revived-${i}`);
+      });
+      const answers = await rounds((i) =>
+        Promise.all([
+          t.admin.post(`/api/admin/archive/revive/revived-${i}`, {}),
+          other.admin.post(`/api/admin/archive/revive/revived-${i}`, {}),
+          side(i + 1).admin.delete(`/api/admin/archive/revived-${i}`),
+        ]),
+      );
+      for (const statuses of answers.map((trio) => trio.map((res) => res.status))) {
+        // One revive, then the other sees an active feature (400) and so does the delete (409);
+        // or the delete, and neither revive finds the feature.
+        expect([
+          [200, 400, 409],
+          [400, 200, 409],
+          [404, 404, 204],
+        ]).toContainEqual(statuses);
+      }
+      const revivedTwice = await t.dataSource.query(
+        `SELECT feature_name FROM events WHERE type = 'feature-revived'
+           AND feature_name LIKE 'revived-%' GROUP BY feature_name HAVING COUNT(*) > 1`,
+      );
+      expect(revivedTwice).toEqual([]);
     });
 
     it('D13: the same dependency POSTed many times at once: one 201, the rest 200 (unchanged)', async () => {

@@ -235,7 +235,6 @@ export class FeaturesService {
     });
   }
 
-  /** Brings an archived feature back, in the lifecycle stage it held before. */
   /**
    * The archive page's revive of several features of a project: all or none. Every listed name
    * must be an archived feature of the project; the features are locked first, so a concurrent
@@ -268,12 +267,19 @@ export class FeaturesService {
     });
   }
 
+  /**
+   * Brings an archived feature back, in the lifecycle stage it held before. Checked under the
+   * feature's lock, as archive() and deleteForGood() check: of two revives at once one answers
+   * 400, and a delete for good cannot take a feature that a revive has just brought back.
+   */
   async revive(name: string): Promise<FeatureDto> {
     const feature = await this.lookup.byName(name);
-    if (!feature.archived) {
-      throw ValidationError.of('/param/name', `Feature ${name} is not archived`);
-    }
+    const notArchived = () => ValidationError.of('/param/name', `Feature ${name} is not archived`);
+    if (!feature.archived) throw notArchived();
     await this.dataSource.transaction(async (manager) => {
+      const [current] = await this.features.lockRefs([name], manager);
+      if (!current) throw NotFoundError.named('feature', name);
+      if (!current.archived) throw notArchived();
       await manager.update(Feature, { name }, { archivedAt: null });
       await this.lifecycle.revived(manager, name);
       await this.events.record(manager, {
@@ -288,14 +294,18 @@ export class FeaturesService {
   /**
    * Removes an archived feature for good, with everything that belongs to it (the foreign keys
    * cascade to its environments, strategies and their segment links, tags, dependencies in both
-   * directions and lifecycle). An active feature must be archived first.
+   * directions and lifecycle). An active feature must be archived first; checked under the
+   * feature's lock, so that a revive at the same moment either comes first (409) or waits.
    */
   async deleteForGood(name: string): Promise<void> {
     const feature = await this.lookup.byName(name);
-    if (!feature.archived) {
-      throw new ConflictError(`Feature ${name} is not archived; archive it before deleting it`);
-    }
+    const active = () =>
+      new ConflictError(`Feature ${name} is not archived; archive it before deleting it`);
+    if (!feature.archived) throw active();
     await this.dataSource.transaction(async (tx) => {
+      const [current] = await this.features.lockRefs([name], tx);
+      if (!current) throw NotFoundError.named('feature', name);
+      if (!current.archived) throw active();
       await tx.delete(Feature, { name });
       await this.events.record(tx, {
         type: 'feature-deleted',
