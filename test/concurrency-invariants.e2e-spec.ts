@@ -339,6 +339,90 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
       expect(dangling).toEqual([]);
     });
 
+    /** An import body of one new feature with one strategy: this constraint, these segments. */
+    const importWith = (
+      feature: string,
+      constraints: object[],
+      segments: Array<{ id: number; name: string }>,
+    ) => ({
+      project: 'default',
+      environment: 'development',
+      data: {
+        features: [{ name: feature }],
+        featureStrategies: [
+          {
+            name: 'default',
+            featureName: feature,
+            constraints,
+            segments: segments.map((segment) => segment.id),
+          },
+        ],
+        featureEnvironments: [],
+        featureTags: [],
+        tagTypes: [],
+        contextFields: [],
+        segments,
+        dependencies: [],
+      },
+    });
+
+    it('D3: an import whose constraint names a context field being deleted never leaves it named', async () => {
+      await rounds((i) => t.admin.post('/api/admin/context', { name: `ctx-i-${i}` }).expect(201));
+      const answers = await rounds((i) =>
+        Promise.all([
+          t.admin.post(
+            '/api/admin/features-batch/import',
+            importWith(
+              `ctx-i-f-${i}`,
+              [{ contextName: `ctx-i-${i}`, operator: 'IN', values: ['x'] }],
+              [],
+            ),
+          ),
+          other.admin.delete(`/api/admin/context/ctx-i-${i}`),
+        ]),
+      );
+      for (const [imported, remove] of answers) {
+        expect([
+          [204, 409],
+          [400, 204],
+        ]).toContainEqual([imported.status, remove.status]);
+      }
+      expect(await danglingConstraints()).toEqual([]);
+    });
+
+    it('D3: an import linking a segment being deleted answers 400 (segment missing), never a 409', async () => {
+      const ids = await rounds(async (i) => {
+        const res = await t.admin
+          .post('/api/admin/segments', { name: `seg-i-${i}`, constraints: [] })
+          .expect(201);
+        return res.body.id as number;
+      });
+      const answers = await Promise.all(
+        ids.map((id, i) =>
+          Promise.all([
+            t.admin.post(
+              '/api/admin/features-batch/import',
+              // The file's own id for the segment differs from ours: segments match by name.
+              importWith(`seg-i-f-${i}`, [], [{ id: 1000 + i, name: `seg-i-${i}` }]),
+            ),
+            other.admin.delete(`/api/admin/segments/${id}`),
+          ]),
+        ),
+      );
+      for (const [imported, remove] of answers) {
+        expect([
+          [204, 409],
+          [400, 204],
+        ]).toContainEqual([imported.status, remove.status]);
+        if (imported.status === 400) expect(JSON.stringify(imported.body)).toMatch(/seg-i-/);
+      }
+      const dangling = await t.dataSource.query(
+        `SELECT l.segment_id FROM feature_strategy_segments l
+         LEFT JOIN segments s ON s.id = l.segment_id WHERE s.id IS NULL`,
+      );
+      expect(dangling).toEqual([]);
+    });
+
     it('D16: strategies created at once without a sortOrder get distinct sortOrders, after the existing ones', async () => {
       await createFeature(t, 'order-f');
       await createStrategy(t, 'order-f', 'development', { name: 'default', sortOrder: 3 });

@@ -9,6 +9,7 @@ import {
   forUpdate,
   jsonRecords,
   jsonStrings,
+  sqlClaimNames,
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean, toIso, toNumber } from '../database/sql-values';
 import { contextFieldUsageCountSql } from '../features/strategies.store';
@@ -91,6 +92,17 @@ export class ContextFieldsStore {
       distinct,
     );
     return new Set(rows.map((row) => row.name));
+  }
+
+  /**
+   * The import's form of claim() (issue 14): the fields its strategy constraints name, however
+   * many, as one JSON parameter, sent before the import reads anything. What the import then reads
+   * of them is read after the claim, so a field deleted meanwhile is seen as missing, and a delete
+   * that comes later waits and then finds the imported constraints.
+   */
+  async claimForImport(tx: EntityManager, names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    await tx.query(sqlClaimNames(this.dialect, 'context_fields'), [JSON.stringify(names)]);
   }
 
   /** Locks the field for a delete; false when it does not exist. */

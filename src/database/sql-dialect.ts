@@ -95,6 +95,19 @@ export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldTy
 }
 
 /**
+ * An UPDATE that claims the rows of `table` whose `name` is one of the JSON array of strings bound
+ * as its one parameter: `write_claim` flipped, as the stores' single-row claims do
+ * (docs/decisions-concurrency.md). A join on MySQL: MariaDB 10.11 runs a single-table UPDATE's
+ * IN (...) per row, reading and locking every row of the table; the join reads the named rows only.
+ */
+export function sqlClaimNames(dialect: Dialect, table: string): string {
+  const flip = 'write_claim = 1 - write_claim';
+  return dialect !== 'sqlite'
+    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${flip}`
+    : `UPDATE ${table} SET ${flip} WHERE name IN (${jsonStrings(dialect)})`;
+}
+
+/**
  * The tail of an `INSERT ... SELECT` that updates the row when its key exists: `ON CONFLICT`
  * (SQLite, which needs the `WHERE true` to parse the SELECT's end) or `ON DUPLICATE KEY UPDATE`.
  */

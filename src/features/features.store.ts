@@ -7,7 +7,7 @@ import {
   forUpdate,
   insertValues,
   jsonRecords,
-  jsonStrings,
+  sqlClaimNames,
   sqlJsonBoolean,
   sqlJsonObject,
   sqlJsonString,
@@ -139,15 +139,7 @@ export class FeaturesStore {
    */
   async claimForImport(tx: EntityManager, names: string[]): Promise<void> {
     if (names.length === 0) return;
-    const flip = 'write_claim = 1 - write_claim';
-    // A join on MySQL: MariaDB 10.11 runs a single-table UPDATE's IN (...) per row, which would
-    // read (and lock) every feature; the join reads the names' rows only.
-    await tx.query(
-      this.dialect !== 'sqlite'
-        ? `UPDATE (${jsonStrings(this.dialect)}) j JOIN features f ON f.name = j.v SET f.${flip}`
-        : `UPDATE features SET ${flip} WHERE name IN (${jsonStrings(this.dialect)})`,
-      [JSON.stringify(names)],
-    );
+    await tx.query(sqlClaimNames(this.dialect, 'features'), [JSON.stringify(names)]);
   }
 
   /** Feature rows of the selection, by name. */

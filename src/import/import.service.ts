@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { hasPermission, Permission, Principal } from '../auth/permissions';
 import { compareBytes } from '../common/byte-order';
 import { checkConstraints, ContextFieldRules } from '../common/constraints/constraint';
-import { isUniqueViolation } from '../common/database-errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../common/database-errors';
 import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
@@ -95,7 +95,7 @@ const ENVIRONMENT_SCOPED = new Set<Permission>([
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
 ]);
-/** How often an import runs whose writes met a feature created since its analysis (import()). */
+/** How often an import runs whose writes met a change made since its analysis (import()). */
 const IMPORT_ATTEMPTS = 3;
 /** As context-fields.service.ts: new fields without a sortOrder go after the built-in ones. */
 const DEFAULT_SORT_ORDER = 10;
@@ -126,6 +126,15 @@ function edgeFeatures(data: ImportRequestDto['data']): string[] {
   for (const { feature, dependencies } of data.dependencies ?? []) {
     names.push(feature);
     for (const parent of dependencies) names.push(parent.feature);
+  }
+  return sorted(names);
+}
+
+/** The context fields that the file's strategy constraints name, in byte order. */
+function constraintFields(data: ImportRequestDto['data']): string[] {
+  const names: string[] = [];
+  for (const strategy of data.featureStrategies ?? []) {
+    for (const constraint of strategy.constraints ?? []) names.push(constraint.contextName);
   }
   return sorted(names);
 }
@@ -264,11 +273,12 @@ export class ImportService {
 
   /**
    * All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction.
-   * The analysis reads a snapshot, and a feature may be created under one of the file's names
-   * between that read and the import's writes (by another import, or by the feature routes in
-   * any project). The write that meets it then fails on a unique key, the transaction is rolled
-   * back, and the import runs again on a fresh snapshot, which sees the feature: it is
-   * overwritten if it is in the target project, else reported as an error (400). Only after
+   * The analysis reads a snapshot, and between that read and the import's writes a feature may be
+   * created under one of the file's names (by another import, or by the feature routes in any
+   * project), or a segment the file names may be deleted. The write that meets it then fails on a
+   * unique or a foreign key, the transaction is rolled back, and the import runs again on a fresh
+   * snapshot, which sees the change: a feature in the target project is overwritten, one in
+   * another project or a missing segment is reported as an error (400). Only after
    * IMPORT_ATTEMPTS such collisions does the caller get the key's 409.
    */
   async import(dto: ImportRequestDto, principal: Principal): Promise<void> {
@@ -277,16 +287,19 @@ export class ImportService {
         await this.importOnce(dto, principal);
         return;
       } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= IMPORT_ATTEMPTS) throw error;
+        const stale = isUniqueViolation(error) || isForeignKeyViolation(error);
+        if (!stale || attempt >= IMPORT_ATTEMPTS) throw error;
       }
     }
   }
 
   private async importOnce(dto: ImportRequestDto, principal: Principal): Promise<void> {
     await this.dataSource.transaction(async (tx) => {
-      // Before any read: what decides whether the file's edges may be added (the features and
-      // their stored edges) is then read after the claim, as the dependency routes read it.
+      // Before any read, as the routes claim before they decide: the features the file's edges
+      // join, and the context fields its constraints name. What decides whether the edges may
+      // be added and whether the fields exist is then read after the claims.
       await this.features.claimForImport(tx, edgeFeatures(dto.data));
+      await this.contextFields.claimForImport(tx, constraintFields(dto.data));
       const plan = await this.analyse(tx, dto, principal);
       if (plan.missing.length > 0) throw new PermissionError(plan.missing);
       if (plan.errors.length > 0) throw new ImportRejectedError(plan.errors);
