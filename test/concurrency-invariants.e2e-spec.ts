@@ -230,6 +230,43 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
       expect(revivedTwice).toEqual([]);
     });
 
+    it('a feature archived while an import overwrites it: archived first, the import leaves it alone', async () => {
+      // A project per round, so that each import's event can be told apart.
+      await rounds(async (i) => {
+        await t.admin.post('/api/admin/projects', { id: `arch-i-${i}`, name: `Arch ${i}` });
+        await createFeature(t, `arch-i-f-${i}`, { description: 'before' }, `arch-i-${i}`);
+      });
+      const answers = await rounds((i) =>
+        Promise.all([
+          t.admin.post('/api/admin/features-batch/import', {
+            ...importOf([`arch-i-f-${i}`], 'imported'),
+            project: `arch-i-${i}`,
+          }),
+          new Promise((resolve) => setTimeout(resolve, i % 4)).then(() =>
+            other.admin.delete(featureUrl(`arch-i-f-${i}`, `arch-i-${i}`)),
+          ),
+        ]),
+      );
+      expect(answers.flat().map((res) => res.status)).toEqual(Array(2 * ROUNDS).fill(204));
+      for (let i = 0; i < ROUNDS; i++) {
+        const events: Array<{ type: string }> = await t.dataSource.query(
+          `SELECT type FROM events WHERE project = ? AND type IN ('feature-archived', 'features-imported')
+            ORDER BY id`,
+          [`arch-i-${i}`],
+        );
+        const [row] = await t.dataSource.query(
+          `SELECT f.description, (SELECT COUNT(*) FROM feature_strategies s
+              WHERE s.feature_name = f.name) AS strategies
+             FROM features f WHERE f.name = ?`,
+          [`arch-i-f-${i}`],
+        );
+        const importedFirst = events[0]?.type === 'features-imported';
+        expect([row.description, Number(row.strategies)]).toEqual(
+          importedFirst ? ['imported', 1] : ['before', 0],
+        );
+      }
+    });
+
     it('D13: the same dependency POSTed many times at once: one 201, the rest 200 (unchanged)', async () => {
       await createFeature(t, 'same-p');
       await createFeature(t, 'same-c');

@@ -4,9 +4,11 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import {
   Dialect,
   dialectOf,
+  forShare,
   forUpdate,
   insertValues,
   jsonRecords,
+  jsonStrings,
   sqlClaimNames,
   sqlJsonBoolean,
   sqlJsonObject,
@@ -140,6 +142,27 @@ export class FeaturesStore {
   async claimForImport(tx: EntityManager, names: string[]): Promise<void> {
     if (names.length === 0) return;
     await tx.query(sqlClaimNames(this.dialect, 'features'), [JSON.stringify(names)]);
+  }
+
+  /**
+   * How many of these features (names as one JSON parameter) are archived now, or in another
+   * project than `projectId`, read past the transaction's snapshot (a locking read sees the
+   * latest commit). The import asks after writing the features, which holds their rows: a
+   * feature archived or moved since the import's analysis read it makes the analysis stale.
+   */
+  async countArchivedOrElsewhere(
+    tx: EntityManager,
+    projectId: string,
+    names: string[],
+  ): Promise<number> {
+    if (names.length === 0) return 0;
+    const [row]: Array<{ n: unknown }> = await tx.query(
+      `SELECT COUNT(*) AS n FROM features f
+        WHERE f.name IN (${jsonStrings(this.dialect)})
+          AND (f.archived_at IS NOT NULL OR f.project_id <> ?)${forShare(this.dialect)}`,
+      [JSON.stringify(names), projectId],
+    );
+    return toNumber(row?.n);
   }
 
   /** Feature rows of the selection, by name. */

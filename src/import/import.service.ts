@@ -5,7 +5,7 @@ import { hasPermission, Permission, Principal } from '../auth/permissions';
 import { compareBytes } from '../common/byte-order';
 import { checkConstraints, ContextFieldRules } from '../common/constraints/constraint';
 import { isForeignKeyViolation, isUniqueViolation } from '../common/database-errors';
-import { ErrorDetail, PermissionError, ValidationError } from '../common/errors';
+import { ConflictError, ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
 import { Dialect, dialectOf, whileRunning } from '../database/sql-dialect';
@@ -95,6 +95,9 @@ const ENVIRONMENT_SCOPED = new Set<Permission>([
   'UPDATE_FEATURE_ENVIRONMENT',
   'UPDATE_FEATURE_ENVIRONMENT_VARIANTS',
 ]);
+/** Thrown inside the import's transaction when what its analysis read has changed since. */
+class AnalysisOutdated extends Error {}
+
 /** How often an import runs whose writes met a change made since its analysis (import()). */
 const IMPORT_ATTEMPTS = 3;
 /** As context-fields.service.ts: new fields without a sortOrder go after the built-in ones. */
@@ -275,11 +278,12 @@ export class ImportService {
    * All or nothing: 403 for missing permissions, 400 for errors, else every write, one transaction.
    * The analysis reads a snapshot, and between that read and the import's writes a feature may be
    * created under one of the file's names (by another import, or by the feature routes in any
-   * project), or a segment the file names may be deleted. The write that meets it then fails on a
-   * unique or a foreign key, the transaction is rolled back, and the import runs again on a fresh
-   * snapshot, which sees the change: a feature in the target project is overwritten, one in
-   * another project or a missing segment is reported as an error (400). Only after
-   * IMPORT_ATTEMPTS such collisions does the caller get the key's 409.
+   * project), archived or moved, or a segment the file names deleted. The writes notice: a unique
+   * or a foreign key fails, or the check after writing the features finds one archived or
+   * elsewhere. The transaction is then rolled back, and the import runs again on a fresh
+   * snapshot, which sees the change: a feature created in the target project is overwritten, an
+   * archived one skipped, one in another project or a missing segment reported (400). Only after
+   * IMPORT_ATTEMPTS such runs in a row does the caller get a 409.
    */
   async import(dto: ImportRequestDto, principal: Principal): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -287,8 +291,15 @@ export class ImportService {
         await this.importOnce(dto, principal);
         return;
       } catch (error) {
-        const stale = isUniqueViolation(error) || isForeignKeyViolation(error);
-        if (!stale || attempt >= IMPORT_ATTEMPTS) throw error;
+        const stale =
+          error instanceof AnalysisOutdated ||
+          isUniqueViolation(error) ||
+          isForeignKeyViolation(error);
+        if (!stale || attempt >= IMPORT_ATTEMPTS) {
+          throw error instanceof AnalysisOutdated
+            ? new ConflictError('The features changed while the import ran; try again')
+            : error;
+        }
       }
     }
   }
@@ -316,6 +327,11 @@ export class ImportService {
     await this.tagCatalogue.addForImport(tx, plan.catalogue, at);
     await this.contextFields.insertMissing(tx, plan.newContextFields, at);
     await this.features.upsertForImport(tx, dto.project, plan.features, at);
+    // The features' rows are held now. One archived or moved since the analysis read it (which
+    // waited for that change to commit) must not be overwritten: the analysis is run again.
+    if ((await this.features.countArchivedOrElsewhere(tx, dto.project, names)) > 0) {
+      throw new AnalysisOutdated();
+    }
     await this.lifecycle.startForImport(tx, plan.newFeatures, at);
     await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
     // Into an environment where the features had no strategies, every row of the file will be
