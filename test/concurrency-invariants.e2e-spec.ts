@@ -149,15 +149,21 @@ function describeRaces(title: string, ROUNDS: number, start: () => Promise<Racer
     });
 
     it('the same new features imported three times at once: every import succeeds', async () => {
-      const answers = await rounds((i) => {
+      // Round after round: the three imports of a round race each other, and only them (sixty
+      // imports at once over a Galera cluster outlast the retries of certification conflicts,
+      // which answer 503 by design; docs/decisions-galera.md).
+      const answers = [];
+      for (let i = 0; i < ROUNDS; i++) {
         const body = importOf(
           Array.from({ length: 20 }, (_, k) => `twice-${i}-${k}`),
           'imported',
         );
-        return Promise.all(
-          [t, other, t].map((app) => app.admin.post('/api/admin/features-batch/import', body)),
+        answers.push(
+          await Promise.all(
+            [t, other, t].map((app) => app.admin.post('/api/admin/features-batch/import', body)),
+          ),
         );
-      });
+      }
       // An import is an upsert: the ones that find the features created meanwhile overwrite
       // them, rather than failing on their keys.
       expect(answers.flat().map((res) => res.status)).toEqual(Array(3 * ROUNDS).fill(204));
