@@ -31,6 +31,7 @@ import { createDatabaseSql } from '../src/database/sql-dialect';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { insertRows } from '../test/fixtures/bulk-features';
 import { SqlCounter } from '../test/support/sql-counter';
+import { settle } from './bench-support';
 
 const FEATURES = 10_000;
 const STRATEGIES_PER_FEATURE = 2;
@@ -414,43 +415,6 @@ async function countsOf(dataSource: DataSource, environment: string): Promise<Co
       environment,
     ]),
   };
-}
-
-/**
- * Lets the database finish the work a deleted clone leaves behind before the next clone is timed:
- * on SQLite a WAL checkpoint; on MySQL, InnoDB's purge of the 50,000 delete-marked rows and the
- * flushing of the pages they dirtied. Left running in the background, they slowed the next clone
- * down by half again or more (measured).
- */
-async function settle(kind: Kind, dataSource: DataSource): Promise<void> {
-  if (kind === 'sqlite') {
-    await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
-    return;
-  }
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 500));
-  const historyLength = async () => {
-    const [row] = (await dataSource.query(
-      "SELECT `COUNT` AS n FROM information_schema.INNODB_METRICS WHERE NAME = 'trx_rseg_history_len'",
-    )) as Array<{ n: unknown }>;
-    return Number(row?.n ?? 0);
-  };
-  const dirtyPages = async () => {
-    const [row] = (await dataSource.query(
-      "SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'",
-    )) as Array<{ Value: unknown }>;
-    return Number(row?.Value ?? 0);
-  };
-  // Other clients of the server (tests running alongside) keep both figures moving a little, so
-  // the wait is for "purged" and "no longer falling", with a time limit.
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && (await historyLength()) >= 100) await pause();
-  let dirty = await dirtyPages();
-  while (Date.now() < deadline) {
-    await pause();
-    const now = await dirtyPages();
-    if (now >= dirty) break;
-    dirty = now;
-  }
 }
 
 async function cloneOnce(
