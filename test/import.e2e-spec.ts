@@ -684,4 +684,28 @@ describe('import: as the API behaves, and its limits', () => {
       },
     ]);
   });
+
+  it('rolls back the features it wrote when the last strategy of a large file is invalid', async () => {
+    // The import writes the features and their environments while it checks the strategies: an
+    // error found there must still leave nothing behind (and the same error as validate).
+    const doc = renamed(generatedDocument(1500, segment), 'late');
+    const last = doc.featureStrategies.map((s) => s.name).lastIndexOf('flexibleRollout');
+    expect(last).toBeGreaterThan(2500);
+    doc.featureStrategies[last].parameters = { rollout: '150', stickiness: 'default' };
+    const errors = [
+      {
+        message: 'These items are invalid:',
+        affectedItems: [
+          `/data/featureStrategies/${last}/parameters/rollout: rollout must be a whole number from 0 to 100, as a string`,
+        ],
+      },
+    ];
+    const res = await expectStatus(t.admin.post(VALIDATE, body(doc)), 200);
+    expect(res.body.errors).toEqual(errors);
+    const record = expectErrorRecord(await t.admin.post(IMPORT, body(doc)), 400, 'ValidationError');
+    expect((record as unknown as { errors: unknown }).errors).toEqual(errors);
+    for (const name of ['late-gen-00001', 'late-gen-01500']) {
+      expect((await t.admin.get(`/api/admin/projects/default/features/${name}`)).status).toBe(404);
+    }
+  }, 60000);
 });

@@ -171,13 +171,30 @@ export async function sendInTurn<T>(
 /**
  * Awaits `statement` (already sent) while `work` runs: the caller's own computing overlaps the
  * server's. The statement is handed to the driver first (as in sendInTurn), and its failure
- * still reaches the caller, after `work`.
+ * still reaches the caller, after `work`. `statement` may be a chain of statements and `work`
+ * asynchronous: work that lets the event loop run now and then (nextTurn) lets the chain send
+ * its next statement meanwhile. Either way nothing of `statement` is left running on return, so
+ * that a transaction is never ended under it.
  */
-export async function whileRunning<T, W>(statement: Promise<T>, work: () => W): Promise<[T, W]> {
+export async function whileRunning<T, W>(
+  statement: Promise<T>,
+  work: () => W,
+): Promise<[T, Awaited<W>]> {
   statement.catch(() => undefined);
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const done = work();
+  let done: Awaited<W>;
+  try {
+    done = await work();
+  } catch (error) {
+    await statement.catch(() => undefined);
+    throw error;
+  }
   return [await statement, done];
+}
+
+/** Lets pending I/O run (a statement's reply, the next one's sending) before going on. */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** A value insertValues writes: text, a number, or NULL. */

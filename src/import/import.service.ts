@@ -8,7 +8,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../common/database-err
 import { ConflictError, ErrorDetail, PermissionError, ValidationError } from '../common/errors';
 import { NAME_PATTERN } from '../common/validators';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
-import { Dialect, dialectOf, whileRunning } from '../database/sql-dialect';
+import { Dialect, dialectOf, nextTurn, whileRunning } from '../database/sql-dialect';
 import { sqlTimestamp } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { DependenciesStore } from '../features/dependencies.store';
@@ -17,7 +17,7 @@ import { featureTagKey, FeatureTagsStore } from '../features/feature-tags.store'
 import { FeatureRef, FeaturesStore, ImportFeatureRow } from '../features/features.store';
 import { LifecycleStore } from '../features/lifecycle.store';
 import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
-import { normaliseParameters } from '../features/strategy-parameters';
+import { normaliseParameters, ParameterRules } from '../features/strategy-parameters';
 import {
   BUILT_IN_STICKINESS,
   ContextReference,
@@ -51,9 +51,20 @@ export class ImportRejectedError extends ValidationError {
   }
 }
 
-/** Everything the import writes, decided while validating. */
-interface Plan {
-  errors: ImportValidationItemDto[];
+/** A strategy of the file, as the DTOs give it. */
+type FileStrategy = ImportRequestDto['data']['featureStrategies'][number];
+
+/**
+ * What the analysis decides from its reads (analyse()): everything but the stored form of the
+ * file's strategies and feature-environment variants, which rows() works out from `input`.
+ */
+interface Analysis {
+  /** The errors reported before the missing segments (names, projects, strays, types, fields). */
+  leadingErrors: ImportValidationItemDto[];
+  /** The errors reported after the missing segments (tag types, parents, loops and chains). */
+  trailingErrors: ImportValidationItemDto[];
+  /** The dependencies' invalid items, listed last. */
+  dependencyDetails: ErrorDetail[];
   warnings: ImportValidationItemDto[];
   missing: Permission[];
   features: ImportFeatureRow[];
@@ -63,8 +74,11 @@ interface Plan {
   environmentType: string;
   /** Whether the imported features had strategies in the environment when it was analysed. */
   replacesStrategies: boolean;
+  /** The imported features' switches and variants in the target environment, as stored. */
   featureEnvironments: Array<{ feature: string; enabled: number; variants: string }>;
-  strategies: ImportStrategyRow[];
+  /** Those variants' problems, and the context fields they name (checked in rows()). */
+  environmentDetails: ErrorDetail[];
+  environmentReferences: ContextReference[];
   tags: Array<{ feature: string; type: string; value: string }>;
   /** The distinct tags of `tags`, for the catalogue (the tags table). */
   catalogue: Array<{ type: string; value: string }>;
@@ -77,6 +91,31 @@ interface Plan {
     sort_order: number;
     legal_values: string;
   }>;
+  input: RowsInput;
+}
+
+/** What rows() reads: the imported features' strategies, and what the analysis read for them. */
+interface RowsInput {
+  strategies: FileStrategy[];
+  /** Each item's index in its list of the file, for the paths of its problems. */
+  positions: Map<object, number>;
+  types: Map<string, ParameterRules>;
+  /** The context fields' legal values, stored or from the file. */
+  rules: Map<string, ContextFieldRules>;
+  /** The segments of the file by id, and the names of those here by their local id. */
+  segmentNames: Map<number, string>;
+  segmentsHere: Map<string, number>;
+}
+
+/** The stored form of the file's strategies, and their problems. */
+interface Rows {
+  strategies: ImportStrategyRow[];
+  missingSegments: Set<string>;
+  /**
+   * Problems of the strategies, then of the feature environments' variants, then of the context
+   * fields both name that exist neither here nor in the file.
+   */
+  details: ErrorDetail[];
 }
 
 const PERMISSION_ORDER: Permission[] = [
@@ -115,8 +154,8 @@ function item(message: string, affected: Iterable<string>): ImportValidationItem
   return { message, affectedItems: sorted(affected) };
 }
 
-function distinctTags(tags: Plan['tags']): Plan['catalogue'] {
-  const byKey = new Map<string, Plan['catalogue'][number]>();
+function distinctTags(tags: Analysis['tags']): Analysis['catalogue'] {
+  const byKey = new Map<string, Analysis['catalogue'][number]>();
   for (const { type, value } of tags) {
     byKey.set(featureTagKey({ feature: '', type, value }), { type, value });
   }
@@ -167,36 +206,32 @@ function unchainable(file: Edge[], stored: Edge[]): { loops: string[]; chains: s
   return { loops, chains };
 }
 
-/** An item's variants as stored (JSON text), with their problems and the fields they name. */
-interface PreparedVariants {
-  text: string;
-  details: ErrorDetail[];
-  references: ContextReference[];
-}
+/** How many items rows() handles before letting the import's statements go on (nextTurn). */
+const ITEMS_PER_TURN = 1000;
 
 /**
- * The variants of every strategy and feature environment of the file, by the item's index in
- * its list, checked and normalised as the variant routes do. They depend on nothing stored, so
- * the analysis works them out while the server reads; items of skipped features are left unused.
+ * The document's errors in the order they are reported: those the analysis decided, with the
+ * missing segments and the invalid items that rows() found in their places.
  */
-function prepareVariants(data: ImportRequestDto['data']): {
-  strategies: PreparedVariants[];
-  environments: PreparedVariants[];
-} {
-  const strategies = (data.featureStrategies ?? []).map((strategy, index) => {
-    const at = `/data/featureStrategies/${index}/variants`;
-    const { variants, details, references } = normaliseStrategyVariants(
-      strategy.variants ?? [],
-      at,
+function errorsOf(analysis: Analysis, rows: Rows): ImportValidationItemDto[] {
+  const errors = [...analysis.leadingErrors];
+  if (rows.missingSegments.size) {
+    errors.push(
+      item(
+        'These segments do not exist here (segments are matched by name):',
+        rows.missingSegments,
+      ),
     );
-    return { text: JSON.stringify(variants), details, references };
-  });
-  const environments = (data.featureEnvironments ?? []).map((row, index) => {
-    const at = `/data/featureEnvironments/${index}/variants`;
-    const { variants, details, references } = normaliseVariants(row.variants ?? [], at);
-    return { text: JSON.stringify(variants), details, references };
-  });
-  return { strategies, environments };
+  }
+  errors.push(...analysis.trailingErrors);
+  const invalid = [...rows.details, ...analysis.dependencyDetails];
+  if (invalid.length) {
+    errors.push({
+      message: 'These items are invalid:',
+      affectedItems: invalid.map((detail) => `${detail.path}: ${detail.message}`),
+    });
+  }
+  return errors;
 }
 
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
@@ -261,15 +296,15 @@ export class ImportService {
 
   async validate(dto: ImportRequestDto, principal: Principal): Promise<ImportValidationDto> {
     const analyse = (tx: EntityManager) => this.analyse(tx, dto, principal);
-    const plan =
+    const analysis =
       this.dialect !== 'sqlite'
         ? await this.dataSource.transaction('REPEATABLE READ', analyse)
         : await this.dataSource.transaction(analyse);
     return {
-      errors: plan.errors,
-      warnings: plan.warnings,
-      permissions: plan.missing.length
-        ? [item('The import needs these permissions, which the token lacks:', plan.missing)]
+      errors: errorsOf(analysis, await this.rows(analysis)),
+      warnings: analysis.warnings,
+      permissions: analysis.missing.length
+        ? [item('The import needs these permissions, which the token lacks:', analysis.missing)]
         : [],
     };
   }
@@ -311,56 +346,96 @@ export class ImportService {
       // be added and whether the fields exist is then read after the claims.
       await this.features.claimForImport(tx, edgeFeatures(dto.data));
       await this.contextFields.claimForImport(tx, constraintFields(dto.data));
-      const plan = await this.analyse(tx, dto, principal);
-      if (plan.missing.length > 0) throw new PermissionError(plan.missing);
-      if (plan.errors.length > 0) throw new ImportRejectedError(plan.errors);
-      await this.write(tx, dto, plan);
+      const analysis = await this.analyse(tx, dto, principal);
+      if (analysis.missing.length > 0) throw new PermissionError(analysis.missing);
+      const decided =
+        analysis.leadingErrors.length +
+        analysis.trailingErrors.length +
+        analysis.environmentDetails.length +
+        analysis.dependencyDetails.length;
+      if (decided > 0) {
+        throw new ImportRejectedError(errorsOf(analysis, await this.rows(analysis)));
+      }
+      // The features and their environments need nothing of the strategies: the server writes
+      // them while rows() puts the strategies in their stored form, and (into an environment
+      // where the features had none, so that every row will be inserted) while their values are
+      // written out for the INSERT. An error found there rolls back what was written.
+      const at = sqlTimestamp(new Date());
+      const [, { rows, prewritten }] = await whileRunning(
+        this.writeFeatures(tx, dto, analysis, at),
+        async () => {
+          const found = await this.rows(analysis);
+          const ahead =
+            analysis.replacesStrategies || errorsOf(analysis, found).length > 0
+              ? undefined
+              : this.strategies.prewriteForImport(dto.environment, found.strategies, at);
+          return { rows: found, prewritten: ahead };
+        },
+      );
+      const errors = errorsOf(analysis, rows);
+      if (errors.length > 0) throw new ImportRejectedError(errors);
+      await this.writeStrategies(tx, dto, analysis, rows, at, prewritten);
     });
   }
 
-  private async write(tx: EntityManager, dto: ImportRequestDto, plan: Plan): Promise<void> {
-    const at = sqlTimestamp(new Date());
-    const names = plan.features.map((feature) => feature.name);
-    await this.tagTypes.insertMissing(tx, plan.newTagTypes, at);
+  /** The tag types, tags, context fields and features; the features' rows in the environments. */
+  private async writeFeatures(
+    tx: EntityManager,
+    dto: ImportRequestDto,
+    analysis: Analysis,
+    at: string,
+  ): Promise<void> {
+    await this.tagTypes.insertMissing(tx, analysis.newTagTypes, at);
     // Every imported tag value is listed by GET /api/admin/tags, as when the feature-tag routes
     // add one; written before the features, in the order those routes lock tags then features.
-    await this.tagCatalogue.addForImport(tx, plan.catalogue, at);
-    await this.contextFields.insertMissing(tx, plan.newContextFields, at);
-    await this.features.upsertForImport(tx, dto.project, plan.features, at);
+    await this.tagCatalogue.addForImport(tx, analysis.catalogue, at);
+    await this.contextFields.insertMissing(tx, analysis.newContextFields, at);
+    await this.features.upsertForImport(tx, dto.project, analysis.features, at);
     // The features' rows are held now. One archived or moved since the analysis read it (which
     // waited for that change to commit) must not be overwritten: the analysis is run again.
+    const names = analysis.features.map((feature) => feature.name);
     if ((await this.features.countArchivedOrElsewhere(tx, dto.project, names)) > 0) {
       throw new AnalysisOutdated();
     }
-    await this.lifecycle.startForImport(tx, plan.newFeatures, at);
-    await this.featureEnvironments.addFeaturesForImport(tx, plan.newFeatures, plan.environments);
-    // Into an environment where the features had no strategies, every row of the file will be
-    // inserted: their values are written (escaped) while the server writes the feature
-    // environments, rather than after the read of the stored strategies. Over stored ones, most
-    // rows may be kept (a re-import), and writing them ahead would be work thrown away.
-    const [, prewritten] = await whileRunning(
-      this.featureEnvironments.upsertForImport(tx, dto.environment, plan.featureEnvironments),
-      () =>
-        plan.replacesStrategies
-          ? undefined
-          : this.strategies.prewriteForImport(dto.environment, plan.strategies, at),
+    await this.lifecycle.startForImport(tx, analysis.newFeatures, at);
+    await this.featureEnvironments.addFeaturesForImport(
+      tx,
+      analysis.newFeatures,
+      analysis.environments,
+    );
+    await this.featureEnvironments.upsertForImport(
+      tx,
+      dto.environment,
+      analysis.featureEnvironments,
     );
     await this.lifecycle.enterForImport(
       tx,
-      plan.featureEnvironments.filter((row) => row.enabled === 1).map((row) => row.feature),
-      plan.environmentType === 'production' ? 'live' : 'pre-live',
+      analysis.featureEnvironments.filter((row) => row.enabled === 1).map((row) => row.feature),
+      analysis.environmentType === 'production' ? 'live' : 'pre-live',
       at,
     );
+  }
+
+  /** The target environment's strategies, then the tags, dependencies and the event. */
+  private async writeStrategies(
+    tx: EntityManager,
+    dto: ImportRequestDto,
+    analysis: Analysis,
+    rows: Rows,
+    at: string,
+    prewritten: string[] | undefined,
+  ): Promise<void> {
+    const names = analysis.features.map((feature) => feature.name);
     await this.strategies.replaceForImport(
       tx,
       dto.environment,
       names,
-      plan.strategies,
+      rows.strategies,
       at,
       prewritten,
     );
-    await this.tags.replaceForImport(tx, names, plan.tags, at);
-    await this.dependencies.upsertForImport(tx, plan.dependencies);
+    await this.tags.replaceForImport(tx, names, analysis.tags, at);
+    await this.dependencies.upsertForImport(tx, analysis.dependencies);
     await this.events.record(tx, {
       type: 'features-imported',
       project: dto.project,
@@ -373,7 +448,7 @@ export class ImportService {
     tx: EntityManager,
     dto: ImportRequestDto,
     principal: Principal,
-  ): Promise<Plan> {
+  ): Promise<Analysis> {
     const { project, environment, data } = dto;
     if (!(await this.projects.exists(project, tx))) {
       throw ValidationError.of('/body/project', `Could not find project with id ${project}`);
@@ -393,9 +468,11 @@ export class ImportService {
       );
     }
 
+    // The errors of the document before the missing segments' (which rows() finds), and after.
     const errors: ImportValidationItemDto[] = [];
+    const trailingErrors: ImportValidationItemDto[] = [];
     const warnings: ImportValidationItemDto[] = [];
-    const invalid: ErrorDetail[] = [];
+    const dependencyDetails: ErrorDetail[] = [];
     const needs = new Set<Permission>(['UPDATE_FEATURE']);
 
     // Features: names, repeats, where they live now.
@@ -416,12 +493,7 @@ export class ImportService {
     const parentNames = (data.dependencies ?? []).flatMap((d) =>
       d.dependencies.map((p) => p.feature),
     );
-    // The variants need no stored row: they are put in their stored form while the server
-    // looks up the file's features (the largest read).
-    const [refs, prepared] = await whileRunning(
-      this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])]),
-      () => prepareVariants(data),
-    );
+    const refs = await this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])]);
     const here = new Map<string, FeatureRef>(refs.map((ref) => [ref.name, ref]));
     const skipped = new Set(
       data.features
@@ -502,11 +574,9 @@ export class ImportService {
         .filter((segment) => segment.projectId === null || segment.projectId === project)
         .map((segment) => [segment.name, segment.id]),
     );
-    const missingSegments = new Set<string>();
 
     // Context fields: those of the file, and those its items name.
     const fileFields = new Map((data.contextFields ?? []).map((field) => [field.name, field]));
-    const references: ContextReference[] = [];
     // Collected into one set in loops: these run over every strategy and variant of the file.
     const named = new Set<string>(fileFields.keys());
     for (const s of strategies) {
@@ -527,7 +597,7 @@ export class ImportService {
       (await this.contextFields.readForExport(tx, fieldNames)).map((field) => [field.name, field]),
     );
     const conflicting: string[] = [];
-    const newContextFields: Plan['newContextFields'] = [];
+    const newContextFields: Analysis['newContextFields'] = [];
     for (const field of fileFields.values()) {
       const stored = fieldsHere.get(field.name);
       if (stored) {
@@ -575,96 +645,26 @@ export class ImportService {
         rules.set(field.name, { legalValues: (field.legalValues ?? []).map((l) => l.value) });
       }
     }
-    const known = new Set(rules.keys());
 
-    // Strategies in their stored form.
-    const byFeature = new Map<string, number>();
-    const strategyRows: ImportStrategyRow[] = strategies.map((strategy) => {
-      const index = positions.get(strategy);
-      const at = `/data/featureStrategies/${index}`;
-      // Numbers and booleans are read as their text (other exporters write them so); then the
-      // rules of the strategy routes, flexibleRollout's defaults included.
-      const given: Record<string, unknown> = {};
-      const input: Record<string, unknown> = strategy.parameters ?? {};
-      for (const key of Object.keys(input)) {
-        const value = input[key];
-        given[key] =
-          typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
-      }
-      const { parameters, ...checkedParameters } = normaliseParameters(
-        given,
-        types.get(strategy.name),
-        strategy.featureName,
-        `${at}/parameters`,
-      );
-      invalid.push(...checkedParameters.details);
-      references.push(...checkedParameters.references);
-      if (strategy.name !== 'flexibleRollout' && parameters.stickiness !== undefined) {
-        references.push({
-          name: parameters.stickiness,
-          path: `${at}/parameters/stickiness`,
-          stickiness: true,
-        });
-      }
-      const checked = checkConstraints(strategy.constraints ?? [], rules, `${at}/constraints`);
-      invalid.push(...checked.details);
-      const variants = prepared.strategies[index as number];
-      invalid.push(...variants.details);
-      references.push(...variants.references);
-      const segments = new Set<number>();
-      for (const id of strategy.segments ?? []) {
-        const name = segmentNames.get(id);
-        const local = name === undefined ? undefined : segmentsHere.get(name);
-        if (name === undefined) {
-          invalid.push({
-            path: `${at}/segments`,
-            message: `Segment ${id} is not in the file’s segments`,
-          });
-        } else if (local === undefined) {
-          missingSegments.add(name);
-        } else {
-          segments.add(local);
-        }
-      }
-      const order = byFeature.get(strategy.featureName) ?? 0;
-      byFeature.set(strategy.featureName, order + 1);
-      // Built directly rather than through withoutNulls: one object per strategy of the file.
-      const row: ImportStrategyRow = {
-        feature: strategy.featureName,
-        strategy: strategy.name,
-        parameters: JSON.stringify(parameters),
-        constraints: JSON.stringify(checked.constraints),
-        variants: variants.text,
-        sort_order: strategy.sortOrder ?? order,
-        disabled: strategy.disabled ? 1 : 0,
-        segments: segments.size > 1 ? [...segments].sort((a, b) => a - b) : [...segments],
-      };
-      if (strategy.title !== null && strategy.title !== undefined) row.title = strategy.title;
-      return row;
-    });
-    if (missingSegments.size) {
-      errors.push(
-        item('These segments do not exist here (segments are matched by name):', missingSegments),
-      );
-    }
-
-    // Feature-environment switches and variants.
-    const environmentRows = new Map<string, Plan['featureEnvironments'][number]>();
+    // Feature-environment switches and variants; a feature listed twice takes its last entry.
+    const environmentRows = new Map<string, Analysis['featureEnvironments'][number]>();
+    const environmentDetails: ErrorDetail[] = [];
+    const environmentReferences: ContextReference[] = [];
     for (const row of featureEnvironments) {
-      const variants = prepared.environments[positions.get(row) as number];
-      invalid.push(...variants.details);
-      references.push(...variants.references);
+      const at = `/data/featureEnvironments/${positions.get(row)}/variants`;
+      const variants = normaliseVariants(row.variants ?? [], at);
+      environmentDetails.push(...variants.details);
+      environmentReferences.push(...variants.references);
       environmentRows.set(row.featureName, {
         feature: row.featureName,
         enabled: row.enabled ? 1 : 0,
-        variants: variants.text,
+        variants: JSON.stringify(variants.variants),
       });
     }
     if (environmentRows.size) {
       needs.add('UPDATE_FEATURE_ENVIRONMENT');
       needs.add('UPDATE_FEATURE_ENVIRONMENT_VARIANTS');
     }
-    invalid.push(...unknownContextFields(references, known));
 
     // Tags and their types.
     const fileTagTypes = new Map(data.tagTypes.map((type) => [type.name, type]));
@@ -692,12 +692,12 @@ export class ImportService {
     }
     const untyped = usedTypes.filter((name) => !typesHere.has(name) && !fileTagTypes.has(name));
     if (untyped.length) {
-      errors.push(
+      trailingErrors.push(
         item('These tag types are used by tags but are neither in the file nor here:', untyped),
       );
     }
     const tagKeys = new Set<string>();
-    const tags: Plan['tags'] = [];
+    const tags: Analysis['tags'] = [];
     for (const tag of featureTags) {
       const row = { feature: tag.featureName, type: tag.tagType, value: tag.tagValue };
       const key = featureTagKey(row);
@@ -708,7 +708,7 @@ export class ImportService {
 
     // Dependencies: the parent is in the file, or here in the same project.
     const missingParents = new Set<string>();
-    const dependencyRows: Plan['dependencies'] = [];
+    const dependencyRows: Analysis['dependencies'] = [];
     dependencies.forEach((dependency) => {
       const at = `/data/dependencies/${positions.get(dependency)}`;
       dependency.dependencies.forEach((parent, index) => {
@@ -719,7 +719,7 @@ export class ImportService {
         }
         const enabled = parent.enabled ?? true;
         if (!enabled && (parent.variants ?? []).length > 0) {
-          invalid.push({
+          dependencyDetails.push({
             path: `${at}/dependencies/${index}/variants`,
             message: 'variants can only be required of a parent that must be enabled',
           });
@@ -733,7 +733,7 @@ export class ImportService {
       });
     });
     if (missingParents.size) {
-      errors.push(
+      trailingErrors.push(
         item(
           `These parent features are neither in the file nor active in project ${project}:`,
           missingParents,
@@ -747,9 +747,11 @@ export class ImportService {
         sorted(dependencyRows.map((edge) => edge.child)),
       );
       const { loops, chains } = unchainable(dependencyRows, stored);
-      if (loops.length) errors.push(item('These features would depend on themselves:', loops));
+      if (loops.length) {
+        trailingErrors.push(item('These features would depend on themselves:', loops));
+      }
       if (chains.length) {
-        errors.push(
+        trailingErrors.push(
           item(
             'These dependencies would chain features (a parent cannot have parents, and a feature that has children cannot become a child):',
             chains,
@@ -757,13 +759,6 @@ export class ImportService {
         );
       }
     }
-    if (invalid.length) {
-      errors.push({
-        message: 'These items are invalid:',
-        affectedItems: invalid.map((detail) => `${detail.path}: ${detail.message}`),
-      });
-    }
-
     const missing = PERMISSION_ORDER.filter(
       (permission) =>
         needs.has(permission) &&
@@ -774,7 +769,9 @@ export class ImportService {
         ),
     );
     return {
-      errors,
+      leadingErrors: errors,
+      trailingErrors,
+      dependencyDetails,
       warnings,
       missing,
       features: kept.map((feature) =>
@@ -791,12 +788,111 @@ export class ImportService {
       environmentType,
       replacesStrategies,
       featureEnvironments: [...environmentRows.values()],
-      strategies: strategyRows,
+      environmentDetails,
+      environmentReferences,
       tags,
       catalogue: distinctTags(tags),
       dependencies: dependencyRows,
       newTagTypes,
       newContextFields,
+      input: {
+        strategies,
+        positions,
+        types,
+        rules,
+        segmentNames,
+        segmentsHere,
+      },
+    };
+  }
+
+  /**
+   * The imported features' strategies in their stored form, checked as the strategy routes check
+   * them, and the context fields that they and the variants name. Nothing stored is read: the
+   * import runs this while the server writes the features and their environments, letting the
+   * event loop run every ITEMS_PER_TURN strategies so that those statements go on meanwhile.
+   */
+  private async rows(analysis: Analysis): Promise<Rows> {
+    const { strategies, positions, types, rules, segmentNames, segmentsHere } = analysis.input;
+    const details: ErrorDetail[] = [];
+    const references: ContextReference[] = [];
+    const missingSegments = new Set<string>();
+    const known = new Set(rules.keys());
+
+    // Strategies in their stored form.
+    const byFeature = new Map<string, number>();
+    const strategyRows: ImportStrategyRow[] = [];
+    for (const [n, strategy] of strategies.entries()) {
+      if (n > 0 && n % ITEMS_PER_TURN === 0) await nextTurn();
+      const at = `/data/featureStrategies/${positions.get(strategy)}`;
+      // Numbers and booleans are read as their text (other exporters write them so); then the
+      // rules of the strategy routes, flexibleRollout's defaults included.
+      const given: Record<string, unknown> = {};
+      const input: Record<string, unknown> = strategy.parameters ?? {};
+      for (const key of Object.keys(input)) {
+        const value = input[key];
+        given[key] =
+          typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+      }
+      const { parameters, ...checkedParameters } = normaliseParameters(
+        given,
+        types.get(strategy.name),
+        strategy.featureName,
+        `${at}/parameters`,
+      );
+      details.push(...checkedParameters.details);
+      references.push(...checkedParameters.references);
+      if (strategy.name !== 'flexibleRollout' && parameters.stickiness !== undefined) {
+        references.push({
+          name: parameters.stickiness,
+          path: `${at}/parameters/stickiness`,
+          stickiness: true,
+        });
+      }
+      const checked = checkConstraints(strategy.constraints ?? [], rules, `${at}/constraints`);
+      details.push(...checked.details);
+      const variants = normaliseStrategyVariants(strategy.variants ?? [], `${at}/variants`);
+      details.push(...variants.details);
+      references.push(...variants.references);
+      const segments = new Set<number>();
+      for (const id of strategy.segments ?? []) {
+        const name = segmentNames.get(id);
+        const local = name === undefined ? undefined : segmentsHere.get(name);
+        if (name === undefined) {
+          details.push({
+            path: `${at}/segments`,
+            message: `Segment ${id} is not in the file’s segments`,
+          });
+        } else if (local === undefined) {
+          missingSegments.add(name);
+        } else {
+          segments.add(local);
+        }
+      }
+      const order = byFeature.get(strategy.featureName) ?? 0;
+      byFeature.set(strategy.featureName, order + 1);
+      // Built directly rather than through withoutNulls: one object per strategy of the file.
+      const row: ImportStrategyRow = {
+        feature: strategy.featureName,
+        strategy: strategy.name,
+        parameters: JSON.stringify(parameters),
+        constraints: JSON.stringify(checked.constraints),
+        variants: JSON.stringify(variants.variants),
+        sort_order: strategy.sortOrder ?? order,
+        disabled: strategy.disabled ? 1 : 0,
+        segments: segments.size > 1 ? [...segments].sort((a, b) => a - b) : [...segments],
+      };
+      if (strategy.title !== null && strategy.title !== undefined) row.title = strategy.title;
+      strategyRows.push(row);
+    }
+
+    details.push(...analysis.environmentDetails);
+    references.push(...analysis.environmentReferences);
+    details.push(...unknownContextFields(references, known));
+    return {
+      strategies: strategyRows,
+      missingSegments,
+      details,
     };
   }
 }
