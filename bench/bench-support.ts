@@ -1,5 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
+import type { BulkFeatures } from '../test/fixtures/bulk-features';
 import { createDatabaseSql } from '../src/database/sql-dialect';
 
 /** Pieces every benchmark of the second wave shares: the figures and a fresh MySQL database. */
@@ -68,4 +69,29 @@ export async function settle(kind: 'sqlite' | 'mysql', dataSource: DataSource): 
     if (now >= dirty) break;
     dirty = now;
   }
+}
+
+/**
+ * The bulk fixture as the export, search and import benchmarks fill it (the data of their
+ * figures): `development` and `production` linked, two strategies each in `development` with the
+ * context field `region` and the segments round-robin, tags of `simple` and `team`, every tenth
+ * feature depending on the one before.
+ */
+export function benchFeatures(
+  project: string,
+  prefix: string,
+  count: number,
+  segmentIds: number[],
+): BulkFeatures {
+  return {
+    project,
+    prefix,
+    count,
+    environments: ['development', 'production'],
+    strategyEnvironment: 'development',
+    segmentIds,
+    contextField: 'region',
+    tagTypes: ['simple', 'team'],
+    dependencyEvery: 10,
+  };
 }

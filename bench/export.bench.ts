@@ -37,6 +37,7 @@ import { join } from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { Logger as TypeOrmLogger } from 'typeorm';
 import { createDatabaseSql } from '../src/database/sql-dialect';
+import { benchFeatures } from './bench-support';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -165,17 +166,10 @@ async function runScenario(kind: Kind, size: number): Promise<ScenarioResult> {
     const dataSource = app.get<import('typeorm').DataSource>(getDataSourceToken());
     const built = Date.now();
     await dataSource.transaction((manager) =>
-      insertBulkFeatures((sql, params) => manager.query(sql, params), {
-        project: PROJECT,
-        prefix: 'feature',
-        count: size,
-        environments: ['development', 'production'],
-        strategyEnvironment: 'development',
-        segmentIds,
-        contextField: 'region',
-        tagTypes: ['simple', 'team'],
-        dependencyEvery: 10,
-      }),
+      insertBulkFeatures(
+        (sql, params) => manager.query(sql, params),
+        benchFeatures(PROJECT, 'feature', size, segmentIds),
+      ),
     );
     if (kind === 'mysql') {
       // As a database that has lived a while would have them.

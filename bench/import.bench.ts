@@ -36,7 +36,7 @@ import { Session } from 'node:inspector';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger as TypeOrmLogger } from 'typeorm';
-import { freshMysqlDatabase, percentile, settle } from './bench-support';
+import { benchFeatures, freshMysqlDatabase, percentile, settle } from './bench-support';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 10000);
 const TARGET_MS = 2000;
@@ -148,17 +148,10 @@ async function runScenario(kind: Kind): Promise<Run[]> {
     }
     const fill = (project: string, prefix: string, count: number) =>
       dataSource.transaction((manager) =>
-        insertBulkFeatures((sql, params) => manager.query(sql, params), {
-          project,
-          prefix,
-          count,
-          environments: ['development', 'production'],
-          strategyEnvironment: 'development',
-          segmentIds,
-          contextField: 'region',
-          tagTypes: ['simple', 'team'],
-          dependencyEvery: 10,
-        }),
+        insertBulkFeatures(
+          (sql, params) => manager.query(sql, params),
+          benchFeatures(project, prefix, count, segmentIds),
+        ),
       );
     const exportOf = async (project: string) => {
       const exported = await app.get(ExportService).export({ environment: 'development', project });

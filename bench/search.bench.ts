@@ -25,7 +25,7 @@ import { createApp } from '../src/app-setup';
 import { loadConfig } from '../src/config/app-config';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { insertBulkFeatures } from '../test/fixtures/bulk-features';
-import { freshMysqlDatabase, percentile } from './bench-support';
+import { benchFeatures, freshMysqlDatabase, percentile } from './bench-support';
 
 const SIZE = Number(process.env.BENCH_SIZE ?? 10000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -83,17 +83,10 @@ async function runOn(kind: 'sqlite' | 'mysql'): Promise<boolean> {
     await post('/api/admin/tag-types', { name: 'team' });
     const dataSource = app.get<DataSource>(getDataSourceToken());
     await dataSource.transaction((manager) =>
-      insertBulkFeatures((sql, params) => manager.query(sql, params), {
-        project: 'bench',
-        prefix: 'feature',
-        count: SIZE,
-        environments: ['development', 'production'],
-        strategyEnvironment: 'development',
-        segmentIds,
-        contextField: 'region',
-        tagTypes: ['simple', 'team'],
-        dependencyEvery: 10,
-      }),
+      insertBulkFeatures(
+        (sql, params) => manager.query(sql, params),
+        benchFeatures('bench', 'feature', SIZE, segmentIds),
+      ),
     );
     if (kind === 'mysql')
       await dataSource.query('ANALYZE TABLE features, feature_tags, feature_environments');
