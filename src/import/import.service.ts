@@ -56,7 +56,7 @@ type FileStrategy = ImportRequestDto['data']['featureStrategies'][number];
 
 /**
  * What the analysis decides from its reads (analyse()): everything but the stored form of the
- * file's strategies and feature-environment variants, which rows() works out from `input`.
+ * file's strategies, which rows() works out from `input`.
  */
 interface Analysis {
   /** The errors reported before the missing segments (names, projects, strays, types, fields). */
@@ -102,7 +102,7 @@ interface RowsInput {
   types: Map<string, ParameterRules>;
   /** The context fields' legal values, stored or from the file. */
   rules: Map<string, ContextFieldRules>;
-  /** The segments of the file by id, and the names of those here by their local id. */
+  /** The file's segment names by the file's ids, and the local ids of those here by name. */
   segmentNames: Map<number, string>;
   segmentsHere: Map<string, number>;
 }
