@@ -7,10 +7,12 @@ import {
   insertValuesInTurn,
   jsonRecords,
   jsonStrings,
+  nextTurn,
   PrewrittenRow,
   sendInTurn,
   sqlLiteral,
   sqlTupleTail,
+  whileRunning,
 } from './sql-dialect';
 
 /**
@@ -238,6 +240,71 @@ describe('sendInTurn', () => {
       'reply s2',
     ]);
     expect(h.replies).toHaveLength(2);
+  });
+});
+
+describe('whileRunning', () => {
+  /** A chain of statements, each answered on the next turn of the event loop. */
+  async function chain(log: string[], count: number, failing?: number): Promise<string> {
+    for (let i = 1; i <= count; i++) {
+      log.push(`statement ${i}`);
+      await nextTurn();
+      if (i === failing) throw new Error(`statement ${i} failed`);
+    }
+    return 'written';
+  }
+
+  /** Work that lets the event loop run between its steps, as the import's rows() does. */
+  async function work(log: string[], steps: number, failing?: number): Promise<string> {
+    for (let i = 1; i <= steps; i++) {
+      if (i === failing) throw new Error(`step ${i} failed`);
+      log.push(`step ${i}`);
+      await nextTurn();
+    }
+    return 'prepared';
+  }
+
+  it('lets a chain of statements go on while asynchronous work yields, and answers both', async () => {
+    const log: string[] = [];
+    const answer = await whileRunning(chain(log, 3), () => work(log, 3));
+    expect(answer).toEqual(['written', 'prepared']);
+    // The work began before the chain had sent its last statement, and the chain sent the next
+    // one while the work yielded: the two ran interleaved.
+    expect(log.indexOf('step 1')).toBeLessThan(log.indexOf('statement 3'));
+    expect(log.indexOf('statement 2')).toBeLessThan(log.indexOf('step 3'));
+  });
+
+  it('answers with the chain’s failure once the work is done', async () => {
+    const log: string[] = [];
+    await expect(whileRunning(chain(log, 3, 1), () => work(log, 3))).rejects.toThrow(
+      'statement 1 failed',
+    );
+    expect(log).toContain('step 3');
+    expect(log).not.toContain('statement 2');
+  });
+
+  it('answers a failed work only once the chain has ended, so that nothing runs on after it', async () => {
+    const log: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const statement = (async () => {
+      log.push('statement sent');
+      await held;
+      log.push('statement answered');
+    })();
+    const outcome = whileRunning(statement, () => work(log, 3, 2)).catch((error: Error) => {
+      log.push(`failed: ${error.message}`);
+    });
+    for (let turn = 0; turn < 10; turn++) await nextTurn();
+    expect(log).toEqual(['statement sent', 'step 1']);
+    release();
+    await outcome;
+    expect(log).toEqual([
+      'statement sent',
+      'step 1',
+      'statement answered',
+      'failed: step 2 failed',
+    ]);
   });
 });
 
