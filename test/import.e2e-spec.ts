@@ -704,6 +704,9 @@ describe('import: as the API behaves, and its limits', () => {
     expect(res.body.errors).toEqual(errors);
     const record = expectErrorRecord(await t.admin.post(IMPORT, body(doc)), 400, 'ValidationError');
     expect((record as unknown as { errors: unknown }).errors).toEqual(errors);
+    const listed = await expectStatus(t.admin.get('/api/admin/projects/default/features'), 200);
+    const names = (listed.body.features as Array<{ name: string }>).map((f) => f.name);
+    expect(names.filter((name) => name.startsWith('late-'))).toEqual([]);
     for (const name of ['late-gen-00001', 'late-gen-01500']) {
       expect((await t.admin.get(`/api/admin/projects/default/features/${name}`)).status).toBe(404);
     }
