@@ -163,7 +163,7 @@ export async function sendInTurn<T>(
     pending.catch(() => undefined);
     // TypeORM hands the statement to the driver after a few awaits of its own: let them run, so
     // that it is on its way to the server before the next one is built.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   await pending;
 }
@@ -181,7 +181,7 @@ export async function whileRunning<T, W>(
   work: () => W,
 ): Promise<[T, Awaited<W>]> {
   statement.catch(() => undefined);
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   let done: Awaited<W>;
   try {
     done = await work();

@@ -361,18 +361,18 @@ export class ImportService {
       // where the features had none, so that every row will be inserted) while their values are
       // written out for the INSERT. An error found there rolls back what was written.
       const at = sqlTimestamp(new Date());
-      const [, { rows, prewritten }] = await whileRunning(
+      const [, { rows, errors, prewritten }] = await whileRunning(
         this.writeFeatures(tx, dto, analysis, at),
         async () => {
           const found = await this.rows(analysis);
+          const problems = errorsOf(analysis, found);
           const ahead =
-            analysis.replacesStrategies || errorsOf(analysis, found).length > 0
+            analysis.replacesStrategies || problems.length > 0
               ? undefined
               : this.strategies.prewriteForImport(dto.environment, found.strategies, at);
-          return { rows: found, prewritten: ahead };
+          return { rows: found, errors: problems, prewritten: ahead };
         },
       );
-      const errors = errorsOf(analysis, rows);
       if (errors.length > 0) throw new ImportRejectedError(errors);
       await this.writeStrategies(tx, dto, analysis, rows, at, prewritten);
     });
