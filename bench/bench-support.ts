@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import type { RowDataPacket } from 'mysql2/promise';
 import type { DataSource } from 'typeorm';
 import type { BulkFeatures } from '../test/fixtures/bulk-features';
@@ -94,4 +95,51 @@ export function benchFeatures(
     tagTypes: ['simple', 'team'],
     dependencyEvery: 10,
   };
+}
+
+/**
+ * CPU time (ns) of each thread of the local mariadbd/mysqld, read from /proc, or null when the
+ * server is not on this machine or not readable. On a loaded machine the wall time of a request is
+ * mostly waiting for a core; the CPU time of the server thread that ran it is the steadier figure.
+ * The busiest thread during a request is its connection's (the other clients of a shared server
+ * may make it another thread; the figure is labelled as the busiest thread's).
+ */
+export function serverThreadCpu(pid: string | null): Map<string, number> | null {
+  if (!pid) return null;
+  try {
+    const cpu = new Map<string, number>();
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const [ns] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+        cpu.set(task, Number(ns));
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+    return cpu;
+  } catch {
+    return null;
+  }
+}
+
+/** The process id of the server behind `dataSource`, from its pid file, if it is on this machine. */
+export async function serverPid(dataSource: DataSource): Promise<string | null> {
+  try {
+    const [row] = (await dataSource.query('SELECT @@pid_file AS f')) as Array<{ f: string }>;
+    const pid = readFileSync(row.f, 'utf8').trim();
+    return /^\d+$/.test(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+export function busiestThreadMs(
+  before: Map<string, number> | null,
+  after: Map<string, number> | null,
+) {
+  if (!before || !after) return undefined;
+  let most = 0;
+  // A thread that started during the request (a new pooled connection) counts from zero.
+  for (const [task, ns] of after) most = Math.max(most, ns - (before.get(task) ?? 0));
+  return most / 1e6;
 }

@@ -17,7 +17,7 @@
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ import { createDatabaseSql } from '../src/database/sql-dialect';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { insertRows } from '../test/fixtures/bulk-features';
 import { SqlCounter } from '../test/support/sql-counter';
-import { settle } from './bench-support';
+import { busiestThreadMs, serverPid, serverThreadCpu, settle } from './bench-support';
 
 const FEATURES = 10_000;
 const STRATEGIES_PER_FEATURE = 2;
@@ -72,50 +72,6 @@ interface CloneRun {
   cpuMs: number;
   /** CPU time of the busiest thread of a local MariaDB server during the request, ms. */
   serverThreadMs?: number;
-}
-
-/**
- * CPU time (ns) of each thread of the local mariadbd/mysqld, read from /proc, or null when the
- * server is not on this machine or not readable. On a loaded machine the wall time of a clone is
- * mostly waiting for a core; the CPU time of the server thread that ran it is the steadier figure.
- * The busiest thread during a clone is the clone's connection (the other clients of a shared
- * server may make it another thread; the figure is labelled as the busiest thread's).
- */
-function serverThreadCpu(pid: string | null): Map<string, number> | null {
-  if (!pid) return null;
-  try {
-    const cpu = new Map<string, number>();
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const [ns] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
-        cpu.set(task, Number(ns));
-      } catch {
-        // The thread ended meanwhile.
-      }
-    }
-    return cpu;
-  } catch {
-    return null;
-  }
-}
-
-/** The process id of the server behind `dataSource`, from its pid file, if it is on this machine. */
-async function serverPid(dataSource: DataSource): Promise<string | null> {
-  try {
-    const [row] = (await dataSource.query('SELECT @@pid_file AS f')) as Array<{ f: string }>;
-    const pid = readFileSync(row.f, 'utf8').trim();
-    return /^\d+$/.test(pid) ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function busiestThreadMs(before: Map<string, number> | null, after: Map<string, number> | null) {
-  if (!before || !after) return undefined;
-  let most = 0;
-  // A thread that started during the clone (a new pooled connection) counts from zero.
-  for (const [task, ns] of after) most = Math.max(most, ns - (before.get(task) ?? 0));
-  return most / 1e6;
 }
 
 const mib = (kib: number) => (kib / 1024).toFixed(0);

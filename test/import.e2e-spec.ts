@@ -500,7 +500,7 @@ describe('import: as the API behaves, and its limits', () => {
       ).body as Array<{ stage: string }>
     ).map((row) => row.stage);
 
-  it('keeps on a re-import the strategies and tags the file repeats (same ids), replaces the others', async () => {
+  it('keeps on a re-import the features, strategies and tags the file repeats (same ids), replaces the others', async () => {
     const doc = renamed(generatedDocument(3, segment), 'again');
     await expectStatus(t.admin.post(IMPORT, body(doc)), 204);
     const first = await exportOf(t, 'default', 'development');
@@ -520,7 +520,7 @@ describe('import: as the API behaves, and its limits', () => {
     const before = ids(first);
     expect(before.size).toBe(6);
 
-    // The same file: nothing of strategies, their segments or tags is written.
+    // The same file: nothing of features, strategies, their segments or tags is written.
     const same = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
     const writes = (statements: string[]) =>
       statements.filter((sql) =>
@@ -528,15 +528,29 @@ describe('import: as the API behaves, and its limits', () => {
           sql,
         ),
       );
+    const featureWrites = (statements: string[]) =>
+      statements.filter((sql) => /^\s*INSERT INTO features\b/.test(sql));
     expect(writes(same.statements)).toEqual([]);
+    expect(featureWrites(same.statements)).toEqual([]);
     expect(ids(await exportOf(t, 'default', 'development'))).toEqual(before);
 
-    // One strategy and one tag differ: only they are replaced.
+    // One feature, one strategy and one tag differ: only they are written.
+    doc.features[1].description = 'Described again';
     doc.featureStrategies[2].parameters = { rollout: '25', stickiness: 'default', groupId: 'g' };
     doc.featureTags[0].tagValue = 'renamed';
     const changed = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
     expect(writes(changed.statements).length).toBeGreaterThan(0);
+    expect(featureWrites(changed.statements)).toHaveLength(1);
     const second = await exportOf(t, 'default', 'development');
+    expect(
+      second.features
+        .filter((f) => (f.name as string).startsWith('again-'))
+        .map((f) => [f.name, f.description]),
+    ).toEqual(
+      first.features
+        .filter((f) => (f.name as string).startsWith('again-'))
+        .map((f) => [f.name, f.name === 'again-gen-00002' ? 'Described again' : f.description]),
+    );
     const after = ids(second);
     for (const [key, id] of before) {
       if (key === 'again-gen-00002/0') expect(after.get(key)).not.toBe(id);

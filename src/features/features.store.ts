@@ -16,7 +16,7 @@ import {
   upsertTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
-import { placeholders, sqlTimestamp, toNumber } from '../database/sql-values';
+import { placeholders, sqlTimestamp, toBoolean, toNumber } from '../database/sql-values';
 import { Feature } from './feature.entity';
 import type { FeatureRow } from './feature-mappers';
 
@@ -25,6 +25,11 @@ export interface FeatureRef {
   name: string;
   projectId: string;
   archived: boolean;
+}
+
+/** A feature named in a body, with the fields the import writes as they are stored now. */
+export interface StoredFeatureRef extends FeatureRef {
+  stored: ImportFeatureRow;
 }
 
 /** A feature as the import writes it (null fields left out, booleans as 0/1). */
@@ -283,10 +288,19 @@ export class FeaturesStore {
   }
 
   /** The features of these names (archived ones included), one statement whatever their number. */
-  async refsByNames(tx: EntityManager, names: string[]): Promise<FeatureRef[]> {
+  async refsByNames(tx: EntityManager, names: string[]): Promise<StoredFeatureRef[]> {
     if (names.length === 0) return [];
-    const rows: Array<{ name: string; project_id: string; archived_at: unknown }> = await tx.query(
-      `SELECT f.name, f.project_id, f.archived_at
+    const rows: Array<{
+      name: string;
+      project_id: string;
+      archived_at: unknown;
+      type: string;
+      description: string | null;
+      stale: unknown;
+      impression_data: unknown;
+    }> = await tx.query(
+      `SELECT f.name, f.project_id, f.archived_at, f.type, f.description, f.stale,
+              f.impression_data
          FROM (${jsonRecords(this.dialect, { name: 'name' })}) j JOIN features f ON f.name = j.name`,
       [JSON.stringify(names.map((name) => ({ name })))],
     );
@@ -294,6 +308,13 @@ export class FeaturesStore {
       name: row.name,
       projectId: row.project_id,
       archived: row.archived_at !== null && row.archived_at !== undefined,
+      stored: {
+        name: row.name,
+        type: row.type,
+        description: row.description ?? undefined,
+        stale: toBoolean(row.stale) ? 1 : 0,
+        impression_data: toBoolean(row.impression_data) ? 1 : 0,
+      },
     }));
   }
 

@@ -14,7 +14,7 @@ import { EnvironmentsStore } from '../environments/environments.store';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { featureTagKey, FeatureTagsStore } from '../features/feature-tags.store';
-import { FeatureRef, FeaturesStore, ImportFeatureRow } from '../features/features.store';
+import { FeaturesStore, ImportFeatureRow, StoredFeatureRef } from '../features/features.store';
 import { LifecycleStore } from '../features/lifecycle.store';
 import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
 import { normaliseParameters, ParameterRules } from '../features/strategy-parameters';
@@ -68,6 +68,8 @@ interface Analysis {
   warnings: ImportValidationItemDto[];
   missing: Permission[];
   features: ImportFeatureRow[];
+  /** The features to write: the new ones, and those whose stored fields differ from the file's. */
+  rewrittenFeatures: ImportFeatureRow[];
   newFeatures: string[];
   environments: string[];
   /** The target environment's type: enabling enters `live` in production, else `pre-live`. */
@@ -234,6 +236,16 @@ function errorsOf(analysis: Analysis, rows: Rows): ImportValidationItemDto[] {
   return errors;
 }
 
+/** Whether the import would write a feature's fields as they are stored already. */
+function sameFeatureFields(row: ImportFeatureRow, stored: ImportFeatureRow): boolean {
+  return (
+    row.type === stored.type &&
+    (row.description ?? null) === (stored.description ?? null) &&
+    row.stale === stored.stale &&
+    row.impression_data === stored.impression_data
+  );
+}
+
 /** Leaves out undefined and null fields, which the JSON records read as NULL. */
 function withoutNulls<T extends object>(row: T): T {
   // A loop rather than entries/filter/fromEntries: it runs for every row of a large file.
@@ -390,9 +402,12 @@ export class ImportService {
     // add one; written before the features, in the order those routes lock tags then features.
     await this.tagCatalogue.addForImport(tx, analysis.catalogue, at);
     await this.contextFields.insertMissing(tx, analysis.newContextFields, at);
-    await this.features.upsertForImport(tx, dto.project, analysis.features, at);
-    // The features' rows are held now. One archived or moved since the analysis read it (which
-    // waited for that change to commit) must not be overwritten: the analysis is run again.
+    // A feature whose fields the file repeats is not written again (a re-import, or an import
+    // into another environment of the same project); the locking check below holds its row
+    // until the end all the same. One archived or moved since the analysis read it (the upsert
+    // and the check wait for that change to commit) must not be overwritten: the analysis is
+    // run again.
+    await this.features.upsertForImport(tx, dto.project, analysis.rewrittenFeatures, at);
     const names = analysis.features.map((feature) => feature.name);
     if ((await this.features.countArchivedOrElsewhere(tx, dto.project, names)) > 0) {
       throw new AnalysisOutdated();
@@ -494,7 +509,7 @@ export class ImportService {
       d.dependencies.map((p) => p.feature),
     );
     const refs = await this.features.refsByNames(tx, [...new Set([...fileNames, ...parentNames])]);
-    const here = new Map<string, FeatureRef>(refs.map((ref) => [ref.name, ref]));
+    const here = new Map<string, StoredFeatureRef>(refs.map((ref) => [ref.name, ref]));
     const skipped = new Set(
       data.features
         .filter((feature) => feature.archived === true || here.get(feature.name)?.archived)
@@ -768,21 +783,26 @@ export class ImportService {
           ENVIRONMENT_SCOPED.has(permission) ? environment : undefined,
         ),
     );
+    const features = kept.map((feature) =>
+      withoutNulls({
+        name: feature.name,
+        type: feature.type ?? 'release',
+        description: feature.description ?? undefined,
+        stale: feature.stale ? 1 : 0,
+        impression_data: feature.impressionData ? 1 : 0,
+      }),
+    );
     return {
       leadingErrors: errors,
       trailingErrors,
       dependencyDetails,
       warnings,
       missing,
-      features: kept.map((feature) =>
-        withoutNulls({
-          name: feature.name,
-          type: feature.type ?? 'release',
-          description: feature.description ?? undefined,
-          stale: feature.stale ? 1 : 0,
-          impression_data: feature.impressionData ? 1 : 0,
-        }),
-      ),
+      features,
+      rewrittenFeatures: features.filter((row) => {
+        const stored = here.get(row.name)?.stored;
+        return stored === undefined || !sameFeatureFields(row, stored);
+      }),
       newFeatures,
       environments,
       environmentType,
