@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { escape, format } from 'mysql2';
 import type { EntityManager } from 'typeorm';
 import {
@@ -10,10 +11,12 @@ import {
   nextTurn,
   PrewrittenRow,
   sendInTurn,
+  sqlIsoTimestamp,
   sqlLiteral,
   sqlTupleTail,
   whileRunning,
 } from './sql-dialect';
+import { sqlTimestamp } from './sql-values';
 
 /**
  * Collects the statements insertValues sends: the text mysql2 makes of them (what is under test
@@ -305,6 +308,24 @@ describe('whileRunning', () => {
       'statement answered',
       'failed: step 2 failed',
     ]);
+  });
+});
+
+describe('sqlIsoTimestamp on SQLite', () => {
+  it('writes what toISOString() writes, for the stored form the app writes and for others', () => {
+    const db = new Database(':memory:');
+    const iso = (value: string | null): unknown =>
+      db
+        .prepare(`SELECT ${sqlIsoTimestamp('sqlite', 'v.t')} AS iso FROM (SELECT ? AS t) v`)
+        .get(value);
+    const at = new Date('2026-11-28T02:40:04.749Z');
+    // The app's own form takes the cut-and-join branch...
+    expect(iso(sqlTimestamp(at))).toEqual({ iso: at.toISOString() });
+    // ... and what a column default or a hand-written row holds goes through strftime.
+    expect(iso('2026-11-28 02:40:04')).toEqual({ iso: '2026-11-28T02:40:04.000Z' });
+    expect(iso('2026-11-28 02:40:04.7')).toEqual({ iso: '2026-11-28T02:40:04.700Z' });
+    expect(iso(null)).toEqual({ iso: null });
+    db.close();
   });
 });
 

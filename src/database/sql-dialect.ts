@@ -371,11 +371,20 @@ export function sqlConcat(dialect: Dialect, parts: string[]): string {
   return `CONCAT('' COLLATE ${noPadCollation(dialect)}, ${parts.join(', ')})`;
 }
 
-/** A timestamp column as the text of `Date.prototype.toISOString()` (UTC, milliseconds). */
+/**
+ * A timestamp column as the text of `Date.prototype.toISOString()` (UTC, milliseconds). SQLite
+ * holds the app's timestamps as the 23 characters `YYYY-MM-DD HH:MM:SS.SSS` (sqlTimestamp), which
+ * become the ISO text by cutting and joining: a quarter of what strftime's parse and format cost,
+ * and the project list formats about 15,000 of them at 5,000 flags (docs/benchmarks.md). Text of
+ * any other length (a column default's `YYYY-MM-DD HH:MM:SS`, say) still goes through strftime.
+ */
 export function sqlIsoTimestamp(dialect: Dialect, column: string): string {
-  return dialect !== 'sqlite'
-    ? `CONCAT(LEFT(DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`
-    : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+  if (dialect !== 'sqlite') {
+    return `CONCAT(LEFT(DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`;
+  }
+  return `(CASE WHEN length(${column}) = 23
+    THEN substr(${column}, 1, 10) || 'T' || substr(${column}, 12) || 'Z'
+    ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ${column}) END)`;
 }
 
 /** The number of items of a JSON array column. */
