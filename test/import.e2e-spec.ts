@@ -11,6 +11,8 @@ import {
   VALIDATE,
 } from './import-fixtures';
 import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
+import { sqlTimestamp } from '../src/database/sql-values';
+import { ImportStrategyRow, StrategiesStore } from '../src/features/strategies.store';
 
 // The machine is shared: generous limits, since no test here is about time.
 jest.setTimeout(60000);
@@ -566,6 +568,57 @@ describe('import: as the API behaves, and its limits', () => {
         )
         .sort(),
     );
+  });
+
+  it('inserts the strategies written ahead only when every row goes in; else the store writes them', async () => {
+    // The import writes the INSERT's values ahead when the analysis saw no strategies in the
+    // environment (prewriteForImport). Here one was added since: the locking read finds it, the
+    // file repeats it, so it is kept, and only the other row is inserted, written by the store.
+    await createFeature(t, 'ahead-1');
+    const kept = await createStrategy(t, 'ahead-1', 'development', {
+      name: 'flexibleRollout',
+      parameters: { rollout: '40', stickiness: 'default', groupId: 'ahead-1' },
+    });
+    const strategies = t.app.get(StrategiesStore);
+    const stored = (await t.dataSource.query(
+      'SELECT * FROM feature_strategies WHERE feature_name = ?',
+      ['ahead-1'],
+    )) as Array<Record<string, unknown>>;
+    expect(stored.map((row) => row.id)).toEqual([kept.id]);
+    const repeated: ImportStrategyRow = {
+      feature: 'ahead-1',
+      strategy: String(stored[0].strategy_name),
+      parameters: String(stored[0].parameters),
+      constraints: String(stored[0].constraints),
+      variants: String(stored[0].variants),
+      sort_order: Number(stored[0].sort_order),
+      disabled: 0,
+      segments: [],
+    };
+    const added: ImportStrategyRow = {
+      ...repeated,
+      strategy: 'default',
+      parameters: '{}',
+      sort_order: 1,
+    };
+    const at = sqlTimestamp(new Date());
+    const ahead = strategies.prewriteForImport('development', [repeated, added], at);
+    if (t.dataSource.options.type === 'better-sqlite3') {
+      // SQLite's rows go in as one JSON parameter; nothing is written ahead.
+      expect(ahead).toBeUndefined();
+      return;
+    }
+    expect(ahead?.lists).toHaveLength(1);
+    await t.dataSource.transaction((tx) =>
+      strategies.replaceForImport(tx, 'development', ['ahead-1'], [repeated, added], at, ahead),
+    );
+    const after = (await t.dataSource.query(
+      'SELECT id, strategy_name FROM feature_strategies WHERE feature_name = ? ORDER BY sort_order',
+      ['ahead-1'],
+    )) as Array<{ id: string; strategy_name: string }>;
+    expect(after.map((row) => row.strategy_name)).toEqual(['flexibleRollout', 'default']);
+    expect(after[0].id).toBe(kept.id);
+    expect(after[1].id.startsWith(ahead?.prefix ?? '')).toBe(false);
   });
 
   it('answers 400 with the path of each bad item of a large file, the same on both routes, and writes nothing', async () => {

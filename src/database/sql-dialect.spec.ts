@@ -14,6 +14,7 @@ import {
   sqlIsoTimestamp,
   sqlLiteral,
   sqlTupleTail,
+  valuesLists,
   whileRunning,
 } from './sql-dialect';
 import { sqlTimestamp } from './sql-values';
@@ -94,6 +95,31 @@ describe('insertValues', () => {
       new PrewrittenRow(values[0], sqlTupleTail(values.slice(1))),
     ]);
     expect(prewritten.statements).toEqual(plain.statements);
+  });
+
+  it('sends VALUES lists written ahead as the same statements, then the next table’s rows', async () => {
+    const rows = Array.from({ length: 200 }, (_, i) => [`row-${i}`, i, 'q'.repeat(i % 30)]);
+    const links = [['l', 1]];
+    const built = recorder();
+    await insertValuesInTurn(
+      built.tx,
+      [
+        { head, rows },
+        { head: 'INSERT INTO u (a, b)', rows: links },
+      ],
+      2048,
+    );
+    const ahead = recorder();
+    await insertValuesInTurn(
+      ahead.tx,
+      [
+        { head, lists: [...valuesLists(head, rows, '', 2048)] },
+        { head: 'INSERT INTO u (a, b)', rows: links },
+      ],
+      2048,
+    );
+    expect(built.statements.length).toBeGreaterThan(3);
+    expect(ahead.statements).toEqual(built.statements);
   });
 
   it('sends nothing for no rows', async () => {

@@ -257,6 +257,13 @@ export interface ValuesInsert {
   tail?: string;
 }
 
+/** An insert whose VALUES lists were written before it was due (valuesLists), one per statement. */
+export interface WrittenValuesInsert {
+  head: string;
+  lists: readonly string[];
+  tail?: string;
+}
+
 /**
  * MySQL only: writes `rows` (values in the order of `head`'s columns) with multi-row
  * `INSERT … VALUES (…), (…)` statements, each at most `maxBytes` long, the values escaped as
@@ -288,39 +295,61 @@ export async function insertValues(
  */
 export async function insertValuesInTurn(
   tx: EntityManager,
-  inserts: ValuesInsert[],
+  inserts: Array<ValuesInsert | WrittenValuesInsert>,
   maxBytes = MAX_STATEMENT_BYTES,
 ): Promise<void> {
   function* statements(): Generator<[string, string]> {
-    for (const { head, rows, tail = '' } of inserts) {
-      const template = `${head} VALUES ? ${tail}`;
-      const room = maxBytes - Buffer.byteLength(template) + 1;
-      let batch: string[] = [];
-      let bytes = 0;
-      for (const row of rows) {
-        let text: string;
-        if (row instanceof PrewrittenRow) {
-          text = `(${sqlLiteral(row.first)}${row.rest}`;
-        } else {
-          text = '(';
-          for (let i = 0; i < row.length; i++) {
-            text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
-          }
-          text += ')';
-        }
-        const size = Buffer.byteLength(text) + 1;
-        if (bytes + size > room && batch.length > 0) {
-          yield [template, batch.join(',')];
-          batch = [];
-          bytes = 0;
-        }
-        batch.push(text);
-        bytes += size;
-      }
-      if (batch.length > 0) yield [template, batch.join(',')];
+    for (const insert of inserts) {
+      const template = valuesTemplate(insert.head, insert.tail);
+      const lists =
+        'lists' in insert
+          ? insert.lists
+          : valuesLists(insert.head, insert.rows, insert.tail, maxBytes);
+      for (const values of lists) yield [template, values];
     }
   }
   await sendInTurn(statements(), ([template, values]) => tx.query(template, [raw(values)]));
+}
+
+function valuesTemplate(head: string, tail = ''): string {
+  return `${head} VALUES ? ${tail}`;
+}
+
+/**
+ * The VALUES lists of insertValues' statements for `rows`, one per statement, each statement at
+ * most `maxBytes` long; made lazily, as they are taken. A caller may also take them all ahead of
+ * the insert (WrittenValuesInsert), while the server has other work.
+ */
+export function* valuesLists(
+  head: string,
+  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>,
+  tail = '',
+  maxBytes = MAX_STATEMENT_BYTES,
+): Generator<string> {
+  const room = maxBytes - Buffer.byteLength(valuesTemplate(head, tail)) + 1;
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    let text: string;
+    if (row instanceof PrewrittenRow) {
+      text = `(${sqlLiteral(row.first)}${row.rest}`;
+    } else {
+      text = '(';
+      for (let i = 0; i < row.length; i++) {
+        text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
+      }
+      text += ')';
+    }
+    const size = Buffer.byteLength(text) + 1;
+    if (bytes + size > room && batch.length > 0) {
+      yield batch.join(',');
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(text);
+    bytes += size;
+  }
+  if (batch.length > 0) yield batch.join(',');
 }
 
 /*

@@ -14,6 +14,7 @@ import {
   sqlJsonString,
   sqlStoredJson,
   sqlTupleTail,
+  valuesLists,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -99,6 +100,23 @@ function importValuesAfterId(row: ImportStrategyRow, environment: string, at: st
     row.disabled,
     at,
   ]);
+}
+
+/** The columns of the import's strategy rows, in the order importValuesAfterId writes them. */
+const IMPORT_INSERT_HEAD = `INSERT INTO feature_strategies (id, feature_name, environment_name,
+  strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
+
+/** The id of the `index`-th inserted row of an import, as the clone numbers its copies. */
+function importId(prefix: string, index: number): string {
+  return `${prefix}${String(index + 1).padStart(7, '0')}`;
+}
+
+/** The import's strategies written ahead of their INSERT (prewriteForImport). */
+export interface PrewrittenStrategies {
+  /** The ids' prefix, which the segment links take too. */
+  prefix: string;
+  /** The INSERT's VALUES lists, one per statement. */
+  lists: string[];
 }
 
 /** Where a strategy is: the fields of Unleash's segment and context-field usage lists. */
@@ -532,7 +550,7 @@ export class StrategiesStore {
     featureNames: string[],
     rows: ImportStrategyRow[],
     at: string,
-    prewritten?: string[],
+    prewritten?: PrewrittenStrategies,
   ): Promise<void> {
     if (featureNames.length === 0) return;
     const dialect = dialectOf(this.dataSource);
@@ -601,18 +619,29 @@ export class StrategiesStore {
   }
 
   /**
-   * MySQL: the values of each import row after its id, as insertValues writes them, for
-   * replaceForImport to take instead of writing them itself: the import has them written while
-   * the server runs its statements before the strategies (ImportService.write). `undefined` on
-   * SQLite, whose rows go in as JSON.
+   * MySQL: the INSERT's VALUES lists for all the import's rows, with their new ids, as
+   * insertForImport would write them when every row is inserted (an environment where the
+   * features had no strategies); the import has them written while the server runs its
+   * statements before the strategies (ImportService.write), so that the INSERT leaves as soon as
+   * the locking read before it has answered. `undefined` on SQLite, whose rows go in as JSON.
    */
   prewriteForImport(
     environment: string,
     rows: ImportStrategyRow[],
     at: string,
-  ): string[] | undefined {
+  ): PrewrittenStrategies | undefined {
     if (dialectOf(this.dataSource) === 'sqlite') return undefined;
-    return rows.map((row) => importValuesAfterId(row, environment, at));
+    const prefix = newIdPrefix();
+    const lists = [
+      ...valuesLists(
+        IMPORT_INSERT_HEAD,
+        rows.map(
+          (row, index) =>
+            new PrewrittenRow(importId(prefix, index), importValuesAfterId(row, environment, at)),
+        ),
+      ),
+    ];
+    return { prefix, lists };
   }
 
   /** Inserts `rows[i]` for each i of `indexes`, with new ids (numbered in that order). */
@@ -622,30 +651,32 @@ export class StrategiesStore {
     all: ImportStrategyRow[],
     indexes: number[],
     at: string,
-    prewritten?: string[],
+    prewritten?: PrewrittenStrategies,
   ): Promise<void> {
     const dialect = dialectOf(this.dataSource);
     if (indexes.length === 0) return;
     const rows = indexes.length === all.length ? all : indexes.map((index) => all[index]);
-    const prefix = newIdPrefix();
-    const ids = rows.map((_row, index) => `${prefix}${String(index + 1).padStart(7, '0')}`);
-    const head = `INSERT INTO feature_strategies (id, feature_name, environment_name,
-         strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
+    // What was written ahead holds every row in its order; when the locking read found stored
+    // strategies that the file keeps (written since the analysis), the rest is written here.
+    const ahead = prewritten && indexes.length === all.length ? prewritten : undefined;
+    const prefix = ahead?.prefix ?? newIdPrefix();
+    const ids = rows.map((_row, index) => importId(prefix, index));
+    const head = IMPORT_INSERT_HEAD;
     const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
     if (dialect !== 'sqlite') {
-      // Value lists made as they are sent, and the links built while the strategies go in.
+      // Value lists made as they are sent (unless written ahead), and the links built while the
+      // strategies go in.
       await insertValuesInTurn(tx, [
-        {
-          head,
-          rows: (function* () {
-            for (let i = 0; i < rows.length; i++) {
-              const rest = prewritten
-                ? prewritten[indexes[i]]
-                : importValuesAfterId(rows[i], environment, at);
-              yield new PrewrittenRow(ids[i], rest);
-            }
-          })(),
-        },
+        ahead
+          ? { head, lists: ahead.lists }
+          : {
+              head,
+              rows: (function* () {
+                for (let i = 0; i < rows.length; i++) {
+                  yield new PrewrittenRow(ids[i], importValuesAfterId(rows[i], environment, at));
+                }
+              })(),
+            },
         {
           head: linksHead,
           rows: (function* () {

@@ -16,7 +16,11 @@ import { FeatureEnvironmentsStore } from '../features/feature-environments.store
 import { featureTagKey, FeatureTagsStore } from '../features/feature-tags.store';
 import { FeaturesStore, ImportFeatureRow, StoredFeatureRef } from '../features/features.store';
 import { LifecycleStore } from '../features/lifecycle.store';
-import { ImportStrategyRow, StrategiesStore } from '../features/strategies.store';
+import {
+  ImportStrategyRow,
+  PrewrittenStrategies,
+  StrategiesStore,
+} from '../features/strategies.store';
 import { normaliseParameters, ParameterRules } from '../features/strategy-parameters';
 import {
   BUILT_IN_STICKINESS,
@@ -370,8 +374,8 @@ export class ImportService {
       }
       // The features and their environments need nothing of the strategies: the server writes
       // them while rows() puts the strategies in their stored form, and (into an environment
-      // where the features had none, so that every row will be inserted) while their values are
-      // written out for the INSERT. An error found there rolls back what was written.
+      // where the features had none, so that every row will be inserted) while the INSERT's
+      // VALUES lists are written out whole. An error found there rolls back what was written.
       const at = sqlTimestamp(new Date());
       const [, { rows, errors, prewritten }] = await whileRunning(
         this.writeFeatures(tx, dto, analysis, at),
@@ -438,7 +442,7 @@ export class ImportService {
     analysis: Analysis,
     rows: Rows,
     at: string,
-    prewritten: string[] | undefined,
+    prewritten: PrewrittenStrategies | undefined,
   ): Promise<void> {
     const names = analysis.features.map((feature) => feature.name);
     await this.strategies.replaceForImport(
