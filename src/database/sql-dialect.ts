@@ -311,6 +311,7 @@ export async function insertValuesInTurn(
   await sendInTurn(statements(), ([template, values]) => tx.query(template, [raw(values)]));
 }
 
+/** An insertValues statement's text around its one placeholder, the VALUES list. */
 function valuesTemplate(head: string, tail = ''): string {
   return `${head} VALUES ? ${tail}`;
 }

@@ -287,7 +287,10 @@ export class FeaturesStore {
     };
   }
 
-  /** The features of these names (archived ones included), one statement whatever their number. */
+  /**
+   * The features of these names (archived ones included), with the fields the import would write
+   * (so that it can leave unchanged ones alone), one statement whatever their number.
+   */
   async refsByNames(tx: EntityManager, names: string[]): Promise<StoredFeatureRef[]> {
     if (names.length === 0) return [];
     const rows: Array<{
