@@ -3,6 +3,9 @@
 export const VALIDATE = '/api/admin/features-batch/validate';
 export const IMPORT = '/api/admin/features-batch/import';
 
+/** Text endings with a tab, a newline, a carriage return, backslashes, `\N`, quotes and non-ASCII. */
+const TITLE_ENDINGS = ['', ' \t tab', ' \\N and \\', '\nline "two"', ' \r é 🚩'];
+
 /** A small PRNG (mulberry32): the same seed gives the same data set, so a failure can be replayed. */
 export function prng(seed: number): () => number {
   let state = seed >>> 0;
@@ -179,7 +182,8 @@ export function randomDocument(
       doc.featureStrategies.push({
         id: `old-${i}-${s}`,
         name: pick(['default', 'flexibleRollout']),
-        title: random() < 0.5 ? null : `Strategy ${s}`,
+        // Titles with the characters that MySQL's bulk text (load-data.ts) must escape.
+        title: random() < 0.5 ? null : `Strategy ${s}${pick(TITLE_ENDINGS)}`,
         disabled: random() < 0.2,
         featureName: name,
         sortOrder: s,
@@ -199,7 +203,15 @@ export function randomDocument(
         variants:
           random() < 0.5
             ? []
-            : [{ name: 'v', weight: 1000, weightType: 'variable', stickiness: 'tenant' }],
+            : [
+                {
+                  name: 'v',
+                  weight: 1000,
+                  weightType: 'variable',
+                  stickiness: 'tenant',
+                  payload: { type: 'string', value: `v${i}${pick(TITLE_ENDINGS)}` },
+                },
+              ],
         parameters: { rollout: String(Math.floor(random() * 101)) },
       });
     }

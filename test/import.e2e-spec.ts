@@ -11,7 +11,9 @@ import {
   VALIDATE,
 } from './import-fixtures';
 import { expectErrorRecord, serviceTokenWith, startTestApp, TestApp } from './support/test-app';
+import { refuseLocalData } from '../src/database/load-data';
 import { sqlTimestamp } from '../src/database/sql-values';
+import { isForeignKeyViolation } from '../src/common/database-errors';
 import { ImportStrategyRow, StrategiesStore } from '../src/features/strategies.store';
 
 // The machine is shared: generous limits, since no test here is about time.
@@ -526,7 +528,7 @@ describe('import: as the API behaves, and its limits', () => {
     const same = await t.sql.measure(() => expectStatus(t.admin.post(IMPORT, body(doc)), 204));
     const writes = (statements: string[]) =>
       statements.filter((sql) =>
-        /^\s*(INSERT|DELETE|UPDATE)\b[^]*\b(feature_strategies|feature_strategy_segments|feature_tags)\b/.test(
+        /^\s*(INSERT|DELETE|UPDATE|LOAD DATA)\b[^]*\b(feature_strategies|feature_strategy_segments|feature_tags)\b/.test(
           sql,
         ),
       );
@@ -608,7 +610,7 @@ describe('import: as the API behaves, and its limits', () => {
       expect(ahead).toBeUndefined();
       return;
     }
-    expect(ahead?.lists).toHaveLength(1);
+    expect(ahead?.data.rows).toBe(2);
     await t.dataSource.transaction((tx) =>
       strategies.replaceForImport(tx, 'development', ['ahead-1'], [repeated, added], at, ahead),
     );
@@ -619,6 +621,84 @@ describe('import: as the API behaves, and its limits', () => {
     expect(after.map((row) => row.strategy_name)).toEqual(['flexibleRollout', 'default']);
     expect(after[0].id).toBe(kept.id);
     expect(after[1].id.startsWith(ahead?.prefix ?? '')).toBe(false);
+  });
+
+  it('fails a strategy whose feature is gone as an INSERT does, and keeps none of the rows', async () => {
+    // MySQL loads the rows as data (load-data.ts), and the server skips a row it cannot write
+    // with a warning only: the store must still fail as an INSERT does, so that the import rolls
+    // back and runs again on a fresh analysis.
+    await createFeature(t, 'load-1');
+    const strategies = t.app.get(StrategiesStore);
+    const row = (feature: string): ImportStrategyRow => ({
+      feature,
+      strategy: 'default',
+      parameters: '{}',
+      constraints: '[]',
+      variants: '[]',
+      sort_order: 0,
+      disabled: 0,
+      segments: [],
+    });
+    const names = ['load-1', 'load-ghost'];
+    const failure = await t.dataSource
+      .transaction((tx) =>
+        strategies.replaceForImport(
+          tx,
+          'development',
+          names,
+          names.map(row),
+          sqlTimestamp(new Date()),
+        ),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(isForeignKeyViolation(failure)).toBe(true);
+    expect(
+      await t.dataSource.query('SELECT id FROM feature_strategies WHERE feature_name = ?', [
+        'load-1',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('inserts the strategies where the server refuses local data, and loads them where it takes it', async () => {
+    const mysql = t.dataSource.options.type !== 'better-sqlite3';
+    const strategyWrites = (statements: string[]) =>
+      statements
+        .filter((sql) => /\bfeature_strategies\b/.test(sql))
+        .map((sql) => /^\s*(INSERT INTO|LOAD DATA)/.exec(sql)?.[1])
+        .filter(Boolean);
+    refuseLocalData(t.dataSource, true);
+    try {
+      const inserted = await t.sql.measure(() =>
+        expectStatus(
+          t.admin.post(IMPORT, body(renamed(generatedDocument(3, segment), 'refused'))),
+          204,
+        ),
+      );
+      expect(strategyWrites(inserted.statements)).toEqual(['INSERT INTO']);
+    } finally {
+      refuseLocalData(t.dataSource, false);
+    }
+    const loaded = await t.sql.measure(() =>
+      expectStatus(
+        t.admin.post(IMPORT, body(renamed(generatedDocument(3, segment), 'loaded'))),
+        204,
+      ),
+    );
+    // Both ways store the same strategies (all but the new ids).
+    const exported = (await exportOf(t, 'default', 'development')).featureStrategies;
+    const of = (prefix: string) =>
+      exported
+        .filter((s) => (s.featureName as string).startsWith(`${prefix}-`))
+        .map(({ id: _id, featureName, ...rest }) => ({
+          ...rest,
+          featureName: (featureName as string).slice(prefix.length),
+        }));
+    expect(of('refused').length).toBeGreaterThan(0);
+    expect(of('refused')).toEqual(of('loaded'));
+    expect(strategyWrites(loaded.statements)).toEqual([mysql ? 'LOAD DATA' : 'INSERT INTO']);
   });
 
   it('answers 400 with the path of each bad item of a large file, the same on both routes, and writes nothing', async () => {

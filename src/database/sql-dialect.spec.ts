@@ -5,16 +5,12 @@ import {
   createDatabaseSql,
   dialectOfServerVersion,
   insertValues,
-  insertValuesInTurn,
   jsonRecords,
   jsonStrings,
   nextTurn,
-  PrewrittenRow,
   sendInTurn,
   sqlIsoTimestamp,
   sqlLiteral,
-  sqlTupleTail,
-  valuesLists,
   whileRunning,
 } from './sql-dialect';
 import { sqlTimestamp } from './sql-values';
@@ -66,60 +62,6 @@ describe('insertValues', () => {
       [...sql.matchAll(/\('row-(\d+)-é'/g)].map((m) => Number(m[1])),
     );
     expect(sent).toEqual(rows.map((_, i) => i));
-  });
-
-  it('sends several tables in the given order, each table in its own statements', async () => {
-    const { tx, statements } = recorder();
-    await insertValuesInTurn(
-      tx,
-      [
-        { head: 'INSERT INTO t (a)', rows: [['x'], ['y']] },
-        { head: 'INSERT INTO u (b)', rows: [] },
-        { head: 'INSERT INTO v (c)', rows: [[1]], tail: 'ON DUPLICATE KEY UPDATE c = c' },
-      ],
-      36,
-    );
-    expect(statements.map(({ sql }) => sql)).toEqual([
-      "INSERT INTO t (a) VALUES ('x') ",
-      "INSERT INTO t (a) VALUES ('y') ",
-      'INSERT INTO v (c) VALUES (1) ON DUPLICATE KEY UPDATE c = c',
-    ]);
-  });
-
-  it('writes a prewritten row as it writes the same values', async () => {
-    const values = ["it's", 1, null, '{"a":"\\n"}'];
-    const plain = recorder();
-    await insertValues(plain.tx, head, [values]);
-    const prewritten = recorder();
-    await insertValues(prewritten.tx, head, [
-      new PrewrittenRow(values[0], sqlTupleTail(values.slice(1))),
-    ]);
-    expect(prewritten.statements).toEqual(plain.statements);
-  });
-
-  it('sends VALUES lists written ahead as the same statements, then the next table’s rows', async () => {
-    const rows = Array.from({ length: 200 }, (_, i) => [`row-${i}`, i, 'q'.repeat(i % 30)]);
-    const links = [['l', 1]];
-    const built = recorder();
-    await insertValuesInTurn(
-      built.tx,
-      [
-        { head, rows },
-        { head: 'INSERT INTO u (a, b)', rows: links },
-      ],
-      2048,
-    );
-    const ahead = recorder();
-    await insertValuesInTurn(
-      ahead.tx,
-      [
-        { head, lists: [...valuesLists(head, rows, '', 2048)] },
-        { head: 'INSERT INTO u (a, b)', rows: links },
-      ],
-      2048,
-    );
-    expect(built.statements.length).toBeGreaterThan(3);
-    expect(ahead.statements).toEqual(built.statements);
   });
 
   it('sends nothing for no rows', async () => {

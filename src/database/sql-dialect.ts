@@ -232,39 +232,6 @@ export function sqlLiteral(value: SqlValue): string {
 }
 
 /**
- * A row of insertValues whose values after the first were written ahead of the statement, as
- * sqlTupleTail writes them (while the server ran an earlier one): the first value and that text.
- */
-export class PrewrittenRow {
-  constructor(
-    readonly first: SqlValue,
-    readonly rest: string,
-  ) {}
-}
-
-/** The values of a row after its first, as insertValues writes them: `,v2,…,vn)`. */
-export function sqlTupleTail(values: ReadonlyArray<SqlValue>): string {
-  let text = '';
-  for (const value of values) text += `,${sqlLiteral(value)}`;
-  return `${text})`;
-}
-
-/** One multi-row write of insertValues: `head VALUES (…), (…) tail`. */
-export interface ValuesInsert {
-  head: string;
-  /** Values in the order of `head`'s columns; iterated once, lazily, while statements run. */
-  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>;
-  tail?: string;
-}
-
-/** An insert whose VALUES lists were written before it was due (valuesLists), one per statement. */
-export interface WrittenValuesInsert {
-  head: string;
-  lists: readonly string[];
-  tail?: string;
-}
-
-/**
  * MySQL only: writes `rows` (values in the order of `head`'s columns) with multi-row
  * `INSERT … VALUES (…), (…)` statements, each at most `maxBytes` long, the values escaped as
  * sqlLiteral escapes them. MariaDB reads a JSON_TABLE of a 10 MB document
@@ -280,35 +247,14 @@ export interface WrittenValuesInsert {
 export async function insertValues(
   tx: EntityManager,
   head: string,
-  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>,
+  rows: Iterable<ReadonlyArray<SqlValue>>,
   tail = '',
   maxBytes = MAX_STATEMENT_BYTES,
 ): Promise<void> {
-  await insertValuesInTurn(tx, [{ head, rows, tail }], maxBytes);
-}
-
-/**
- * insertValues for several tables, in the given order, in one pipeline: the first statement of a
- * table is built while the server runs the last one of the table before (a strategy's segment
- * links while the strategies go in). The caller makes sure that a later insert does not depend
- * on anything but the earlier ones' success.
- */
-export async function insertValuesInTurn(
-  tx: EntityManager,
-  inserts: Array<ValuesInsert | WrittenValuesInsert>,
-  maxBytes = MAX_STATEMENT_BYTES,
-): Promise<void> {
-  function* statements(): Generator<[string, string]> {
-    for (const insert of inserts) {
-      const template = valuesTemplate(insert.head, insert.tail);
-      const lists =
-        'lists' in insert
-          ? insert.lists
-          : valuesLists(insert.head, insert.rows, insert.tail, maxBytes);
-      for (const values of lists) yield [template, values];
-    }
-  }
-  await sendInTurn(statements(), ([template, values]) => tx.query(template, [raw(values)]));
+  const template = valuesTemplate(head, tail);
+  await sendInTurn(valuesLists(head, rows, tail, maxBytes), (values) =>
+    tx.query(template, [raw(values)]),
+  );
 }
 
 /** An insertValues statement's text around its one placeholder, the VALUES list. */
@@ -318,29 +264,23 @@ function valuesTemplate(head: string, tail = ''): string {
 
 /**
  * The VALUES lists of insertValues' statements for `rows`, one per statement, each statement at
- * most `maxBytes` long; made lazily, as they are taken. A caller may also take them all ahead of
- * the insert (WrittenValuesInsert), while the server has other work.
+ * most `maxBytes` long; made lazily, as they are taken.
  */
-export function* valuesLists(
+function* valuesLists(
   head: string,
-  rows: Iterable<ReadonlyArray<SqlValue> | PrewrittenRow>,
-  tail = '',
-  maxBytes = MAX_STATEMENT_BYTES,
+  rows: Iterable<ReadonlyArray<SqlValue>>,
+  tail: string,
+  maxBytes: number,
 ): Generator<string> {
   const room = maxBytes - Buffer.byteLength(valuesTemplate(head, tail)) + 1;
   let batch: string[] = [];
   let bytes = 0;
   for (const row of rows) {
-    let text: string;
-    if (row instanceof PrewrittenRow) {
-      text = `(${sqlLiteral(row.first)}${row.rest}`;
-    } else {
-      text = '(';
-      for (let i = 0; i < row.length; i++) {
-        text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
-      }
-      text += ')';
+    let text = '(';
+    for (let i = 0; i < row.length; i++) {
+      text += i === 0 ? sqlLiteral(row[i]) : `,${sqlLiteral(row[i])}`;
     }
+    text += ')';
     const size = Buffer.byteLength(text) + 1;
     if (bytes + size > room && batch.length > 0) {
       yield batch.join(',');

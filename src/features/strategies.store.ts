@@ -2,19 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { DataText, dataText, loadValues } from '../database/load-data';
 import {
   dialectOf,
   forUpdate,
-  insertValuesInTurn,
   jsonRecords,
-  PrewrittenRow,
   sqlConcat,
   sqlJsonBoolean,
   sqlJsonObject,
   sqlJsonString,
   sqlStoredJson,
-  sqlTupleTail,
-  valuesLists,
+  SqlValue,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -82,13 +80,30 @@ export function toStrategy(row: StrategyWithSegmentsRow): StrategyDto {
   return toStrategyDto(row, segmentIdList(row.segment_ids));
 }
 
-/**
- * An import row's values after its id, in the order of the import's INSERT columns, written as
- * insertValues writes them (MySQL): ahead of the statement by prewriteForImport, or as the row is
- * taken.
- */
-function importValuesAfterId(row: ImportStrategyRow, environment: string, at: string): string {
-  return sqlTupleTail([
+/** The columns of the import's strategy rows, in the order importValues gives them. */
+const IMPORT_COLUMNS = [
+  'id',
+  'feature_name',
+  'environment_name',
+  'strategy_name',
+  'title',
+  'parameters',
+  'constraints',
+  'variants',
+  'sort_order',
+  'disabled',
+  'created_at',
+];
+
+/** An import row's values with its new id, in the order of IMPORT_COLUMNS. */
+function importValues(
+  id: string,
+  row: ImportStrategyRow,
+  environment: string,
+  at: string,
+): SqlValue[] {
+  return [
+    id,
     row.feature,
     environment,
     row.strategy,
@@ -99,24 +114,20 @@ function importValuesAfterId(row: ImportStrategyRow, environment: string, at: st
     row.sort_order,
     row.disabled,
     at,
-  ]);
+  ];
 }
-
-/** The columns of the import's strategy rows, in the order importValuesAfterId writes them. */
-const IMPORT_INSERT_HEAD = `INSERT INTO feature_strategies (id, feature_name, environment_name,
-  strategy_name, title, parameters, constraints, variants, sort_order, disabled, created_at)`;
 
 /** The id of the `index`-th inserted row of an import, as the clone numbers its copies. */
 function importId(prefix: string, index: number): string {
   return `${prefix}${String(index + 1).padStart(7, '0')}`;
 }
 
-/** The import's strategies written ahead of their INSERT (prewriteForImport). */
+/** The import's strategies written ahead of their load (prewriteForImport). */
 export interface PrewrittenStrategies {
   /** The ids' prefix, which the segment links take too. */
   prefix: string;
-  /** The INSERT's VALUES lists, one per statement. */
-  lists: string[];
+  /** The rows as LOAD DATA's text, with their ids. */
+  data: DataText;
 }
 
 /** Where a strategy is: the fields of Unleash's segment and context-field usage lists. */
@@ -619,11 +630,11 @@ export class StrategiesStore {
   }
 
   /**
-   * MySQL: the INSERT's VALUES lists for all the import's rows, with their new ids, as
-   * insertForImport would write them when every row is inserted (an environment where the
-   * features had no strategies); the import has them written while the server runs its
-   * statements before the strategies (ImportService.write), so that the INSERT leaves as soon as
-   * the locking read before it has answered. `undefined` on SQLite, whose rows go in as JSON.
+   * MySQL: the text that insertForImport loads when every row is inserted (an environment where
+   * the features had no strategies), with the rows' new ids; the import has it written while the
+   * server runs its statements before the strategies (ImportService.write), so that the load
+   * leaves as soon as the locking read before it has answered. `undefined` on SQLite, whose rows
+   * go in as JSON.
    */
   prewriteForImport(
     environment: string,
@@ -632,16 +643,12 @@ export class StrategiesStore {
   ): PrewrittenStrategies | undefined {
     if (dialectOf(this.dataSource) === 'sqlite') return undefined;
     const prefix = newIdPrefix();
-    const lists = [
-      ...valuesLists(
-        IMPORT_INSERT_HEAD,
-        rows.map(
-          (row, index) =>
-            new PrewrittenRow(importId(prefix, index), importValuesAfterId(row, environment, at)),
-        ),
+    return {
+      prefix,
+      data: dataText(
+        rows.map((row, index) => importValues(importId(prefix, index), row, environment, at)),
       ),
-    ];
-    return { prefix, lists };
+    };
   }
 
   /** Inserts `rows[i]` for each i of `indexes`, with new ids (numbered in that order). */
@@ -661,31 +668,19 @@ export class StrategiesStore {
     const ahead = prewritten && indexes.length === all.length ? prewritten : undefined;
     const prefix = ahead?.prefix ?? newIdPrefix();
     const ids = rows.map((_row, index) => importId(prefix, index));
-    const head = IMPORT_INSERT_HEAD;
-    const linksHead = 'INSERT INTO feature_strategy_segments (strategy_id, segment_id)';
     if (dialect !== 'sqlite') {
-      // Value lists made as they are sent (unless written ahead), and the links built while the
-      // strategies go in.
-      await insertValuesInTurn(tx, [
-        ahead
-          ? { head, lists: ahead.lists }
-          : {
-              head,
-              rows: (function* () {
-                for (let i = 0; i < rows.length; i++) {
-                  yield new PrewrittenRow(ids[i], importValuesAfterId(rows[i], environment, at));
-                }
-              })(),
-            },
-        {
-          head: linksHead,
-          rows: (function* () {
-            for (let i = 0; i < rows.length; i++) {
-              for (const segment of rows[i].segments) yield [ids[i], segment];
-            }
-          })(),
-        },
-      ]);
+      // Loaded as data (load-data.ts): the strategies' text made now unless written ahead, then
+      // their segment links'.
+      await loadValues(
+        tx,
+        'feature_strategies',
+        IMPORT_COLUMNS,
+        () => rows.map((row, index) => importValues(ids[index], row, environment, at)),
+        ahead?.data,
+      );
+      await loadValues(tx, 'feature_strategy_segments', ['strategy_id', 'segment_id'], () =>
+        rows.flatMap((row, index) => row.segments.map((segment) => [ids[index], segment])),
+      );
       return;
     }
     const records = jsonRecords(dialect, {
@@ -712,7 +707,8 @@ export class StrategiesStore {
       disabled: row.disabled,
     }));
     await tx.query(
-      `${head} SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
+      `INSERT INTO feature_strategies (${IMPORT_COLUMNS.join(', ')})
+       SELECT j.id, j.feature, ?, j.strategy, j.title, j.parameters, j.constraints,
          j.variants, j.sort_order, j.disabled, ? FROM (${records}) j`,
       [environment, at, JSON.stringify(strategies)],
     );
@@ -721,7 +717,8 @@ export class StrategiesStore {
     );
     if (links.length === 0) return;
     await tx.query(
-      `${linksHead} SELECT j.strategy_id, j.segment_id
+      `INSERT INTO feature_strategy_segments (strategy_id, segment_id)
+       SELECT j.strategy_id, j.segment_id
          FROM (${jsonRecords(dialect, { strategy_id: 'name', segment_id: 'int' })}) j`,
       [JSON.stringify(links)],
     );
