@@ -374,8 +374,8 @@ export class ImportService {
       }
       // The features and their environments need nothing of the strategies: the server writes
       // them while rows() puts the strategies in their stored form, and (into an environment
-      // where the features had none, so that every row will be inserted) while the INSERT's
-      // VALUES lists are written out whole. An error found there rolls back what was written.
+      // where the features had none, so that every row will be inserted) while their text for the
+      // load is written out whole. An error found there rolls back what was written.
       const at = sqlTimestamp(new Date());
       const [, { rows, errors, prewritten }] = await whileRunning(
         this.writeFeatures(tx, dto, analysis, at),
