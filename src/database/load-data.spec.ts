@@ -1,4 +1,4 @@
-import { dataLine, dataText } from './load-data';
+import { dataLine, dataPackets, dataText } from './load-data';
 
 /**
  * What a MySQL-family server reads from one line of LOAD DATA's default format (FIELDS TERMINATED
@@ -82,5 +82,19 @@ describe('dataLine', () => {
       ]),
     ).toEqual({ text: 'a\t1\nb\t2\n', rows: 2 });
     expect(dataText([])).toEqual({ text: '', rows: 0 });
+  });
+});
+
+describe('dataPackets', () => {
+  it('cuts the text into non-empty pieces of at most the size, which join into its bytes', () => {
+    const text = 'aé🚩\t'.repeat(1000);
+    const pieces = [...dataPackets(text, 100)];
+    expect(pieces.length).toBe(Math.ceil(Buffer.byteLength(text) / 100));
+    for (const piece of pieces) {
+      expect(piece.length).toBeGreaterThan(0);
+      expect(piece.length).toBeLessThanOrEqual(100);
+    }
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(text);
+    expect([...dataPackets('', 100)]).toEqual([]);
   });
 });

@@ -86,6 +86,19 @@ export function dataText(rows: Iterable<ReadonlyArray<SqlValue>>): DataText {
   return { text: lines.join(''), rows: lines.length };
 }
 
+/**
+ * The text's bytes in pieces of at most `size`: mysql2 sends each piece as one packet, and a
+ * server refuses a packet over its `max_allowed_packet` (16 MiB by default on MariaDB, 64 MiB on
+ * MySQL 8), while an import's strategies may hold more. None is empty: an empty packet would end
+ * the file.
+ */
+export function* dataPackets(text: string, size = 1024 * 1024): Generator<Buffer> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let start = 0; start < bytes.length; start += size) {
+    yield bytes.subarray(start, start + size);
+  }
+}
+
 /** The parts of a mysql2 connection that loadValues uses. */
 interface LoadingConnection {
   query(
@@ -129,7 +142,7 @@ export async function loadValues(
   try {
     result = await new Promise<LoadResult>((resolve, reject) =>
       connection.query(
-        { sql, infileStreamFactory: () => Readable.from([Buffer.from(data.text, 'utf8')]) },
+        { sql, infileStreamFactory: () => Readable.from(dataPackets(data.text)) },
         (error, answer) => (error ? reject(error) : resolve(answer)),
       ),
     );
