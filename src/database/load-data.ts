@@ -28,10 +28,11 @@ import { insertValues, SqlValue } from './sql-dialect';
 const refusing = new WeakSet<DataSource>();
 
 /**
- * How a server with `local_infile` off refuses LOCAL data: ER_NOT_ALLOWED_COMMAND (MariaDB, MySQL
- * 5.7) and ER_CLIENT_LOCAL_FILES_DISABLED (MySQL 8).
+ * How a server with `local_infile` off refuses LOCAL data: ER_LOAD_INFILE_CAPABILITY_DISABLED
+ * (MariaDB 10.11, seen here), ER_CLIENT_LOCAL_FILES_DISABLED (MySQL 8), ER_NOT_ALLOWED_COMMAND
+ * (older servers of both).
  */
-const REFUSED_ERRNOS = new Set([1148, 3948]);
+const REFUSED_ERRNOS = new Set([4166, 3948, 1148]);
 
 /**
  * mysql2's codes for the warnings a LOCAL load turns errors into, so that database-errors.ts
@@ -177,8 +178,7 @@ async function loadError(
   return error;
 }
 
-/** For tests: makes a data source insert as if its server refused LOCAL data, or load again. */
-export function refuseLocalData(dataSource: DataSource, refused: boolean): void {
-  if (refused) refusing.add(dataSource);
-  else refusing.delete(dataSource);
+/** For tests: lets a data source that met a refusal try LOCAL data again. */
+export function forgetLocalDataRefusal(dataSource: DataSource): void {
+  refusing.delete(dataSource);
 }
