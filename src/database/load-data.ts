@@ -6,9 +6,9 @@ import { insertValues, SqlValue } from './sql-dialect';
  * MySQL's bulk path for the import's largest tables (issue 14): `LOAD DATA LOCAL INFILE`, the rows
  * sent as tab-separated text after the statement. MariaDB reads that text without parsing a
  * literal per value: for the 20,000 strategies of the import benchmark (6.5 MB of JSON columns)
- * the server's CPU fell from 390–495 to 245–300 ms against one multi-row INSERT of the same rows,
- * and the text is written ahead as the VALUES lists were (docs/decisions-import.md, "Strategies
- * loaded as data").
+ * the server's CPU was 300 ms against 495 ms for one multi-row INSERT of the same rows (a bare
+ * script, interleaved runs), and the text is written ahead as the VALUES lists were
+ * (docs/decisions-import.md, "Strategies loaded as data").
  *
  * What LOCAL changes, and how it is held to an INSERT's rules:
  * - The server cannot stop a client's file halfway, so with LOCAL it turns every row error
