@@ -670,7 +670,11 @@ describe('import: as the API behaves, and its limits', () => {
         .map((sql) => /^\s*(INSERT INTO|LOAD DATA)/.exec(sql)?.[1])
         .filter(Boolean);
     // MySQL: the server's switch turned off for the first import; it refuses the load, and the
-    // rows go in as INSERTs. Other suites' imports meanwhile fall back alike.
+    // rows go in as INSERTs. Other suites' imports meanwhile fall back alike. The switch is put
+    // back as it was.
+    const [{ was }]: Array<{ was: number }> = mysql
+      ? await t.dataSource.query('SELECT @@GLOBAL.local_infile AS was')
+      : [{ was: 0 }];
     if (mysql) await t.dataSource.query('SET GLOBAL local_infile = 0');
     try {
       const inserted = await t.sql.measure(() =>
@@ -683,7 +687,7 @@ describe('import: as the API behaves, and its limits', () => {
         mysql ? ['LOAD DATA', 'INSERT INTO'] : ['INSERT INTO'],
       );
     } finally {
-      if (mysql) await t.dataSource.query('SET GLOBAL local_infile = 1');
+      if (mysql) await t.dataSource.query('SET GLOBAL local_infile = ?', [Number(was)]);
       forgetLocalDataRefusal(t.dataSource);
     }
     const loaded = await t.sql.measure(() =>
