@@ -268,11 +268,12 @@ describe('export: requests', () => {
       );
       return statements.slice(begin + 1).map((sql) => sql.replace(/\s+/g, ' '));
     };
-    /** Each table's read repeats the selection as a sub-select and is ordered by the database. */
-    const reads = (selection: string) => [
-      new RegExp(
-        `^SELECT .* FROM features f WHERE f\\.name IN \\(${selection}\\) ORDER BY f\\.name`,
-      ),
+    /**
+     * Each table's read repeats the selection as a sub-select and is ordered by the database; the
+     * features' own read filters the table itself where the selection is a condition on it.
+     */
+    const reads = (selection: string, onFeatures = `f\\.name IN \\(${selection}\\)`) => [
+      new RegExp(`^SELECT .* FROM features f WHERE ${onFeatures} ORDER BY f\\.name`),
       new RegExp(
         `^SELECT .* FROM feature_environments fe WHERE .* IN \\(${selection}\\) ORDER BY fe\\.feature_name`,
       ),
@@ -297,6 +298,7 @@ describe('export: requests', () => {
         /^SELECT id FROM projects /,
         ...reads(
           'SELECT fp\\.name FROM features fp WHERE fp\\.project_id = \\? AND fp\\.archived_at IS NULL',
+          'f\\.project_id = \\? AND f\\.archived_at IS NULL',
         ),
         /^COMMIT$/,
         // The features-exported event (metadata only), its own INSERT after the read.
