@@ -37,8 +37,9 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 // Most of an item's characters are inside strings, so strings and keys are matched by sticky
-// regexes: V8's compiled matcher walks a run of plain characters several times faster than a loop
-// of charCodeAt calls (the whole scan took about a third of the export's CPU before).
+// regexes: V8's compiled matcher walks a run of plain characters in about half the time of a
+// loop of charCodeAt calls (measured on the CI machine; the scan was about a third of the
+// export's CPU, docs/benchmarks.md).
 //
 // A string in JSON.stringify's form: plain characters (not a quote, a backslash, a control
 // character or a surrogate), the short escapes, and surrogates only in well-formed pairs. Written
