@@ -385,12 +385,16 @@ class Definitions {
 // surrogate, which JSON.stringify escapes when it is alone), and no stored JSON but an empty list.
 // Such text is JSON.stringify's and names nothing but the captured tag type. Anything else, a
 // variant, an escape or another order, goes through itemJson as before.
-/* eslint-disable no-control-regex -- control characters are what these patterns rule out */
-const PLAIN_ENVIRONMENT =
-  /^\{"name":"[^"\\\u0000-\u001f\ud800-\udfff]*","featureName":"[^"\\\u0000-\u001f\ud800-\udfff]*","environment":"[^"\\\u0000-\u001f\ud800-\udfff]*","enabled":(?:true|false),"variants":\[\]\}$/;
-const PLAIN_TAG =
-  /^\{"featureName":"[^"\\\u0000-\u001f\ud800-\udfff]*","tagType":"([^"\\\u0000-\u001f\ud800-\udfff]*)","tagValue":"[^"\\\u0000-\u001f\ud800-\udfff]*","createdByUserId":(?:null|[1-9][0-9]{0,14})\}$/;
-/* eslint-enable no-control-regex */
+/** The characters of a string JSON.stringify writes as they are, and JSON_QUOTE too. */
+const PLAIN_CHARS = String.raw`[^"\\\u0000-\u001f\ud800-\udfff]*`;
+const PLAIN_ENVIRONMENT = new RegExp(
+  String.raw`^\{"name":"${PLAIN_CHARS}","featureName":"${PLAIN_CHARS}","environment":"${PLAIN_CHARS}",` +
+    String.raw`"enabled":(?:true|false),"variants":\[\]\}$`,
+);
+const PLAIN_TAG = new RegExp(
+  String.raw`^\{"featureName":"${PLAIN_CHARS}","tagType":"(${PLAIN_CHARS})","tagValue":"${PLAIN_CHARS}",` +
+    String.raw`"createdByUserId":(?:null|[1-9][0-9]{0,14})\}$`,
+);
 
 /**
  * An item the database wrote (ExportItem), as the document's bytes: as it is when it is
