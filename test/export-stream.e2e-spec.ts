@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { ReadSnapshots } from '../src/database/read-snapshot';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { create, EXPORT, exportOf } from './export-fixtures';
 import { insertBulkFeatures } from './fixtures/bulk-features';
@@ -92,6 +93,35 @@ describe('export: streamed from the database', () => {
     await create(t, '/api/admin/projects/large/features', { name: 'after-abort' });
     const document = await exportOf(t, { environment: 'development', project: 'large' });
     expect(document.features).toHaveLength(1001);
+  });
+
+  it('a statement that fails after its first rows ends the read with its error, and the snapshot ends', async () => {
+    // 1,000 rows, the 601st of which the database cannot compute: SQLite finds malformed JSON,
+    // MariaDB a sub-select of two rows. Both fail while the rows are being read, after the first
+    // batches (256 rows each) have been handed over.
+    const failing = t.database.url.startsWith('sqlite:')
+      ? `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000)
+         SELECT n, json(CASE WHEN n > 600 THEN 'x' ELSE '1' END) AS v FROM c`
+      : `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000)
+         SELECT n, (SELECT 1 UNION ALL SELECT 2 FROM DUAL WHERE c.n > 600) AS v FROM c`;
+    const snapshots = new ReadSnapshots(t.dataSource);
+    try {
+      // More failed reads than the pool (2) has connections: one left held would show.
+      for (let i = 0; i < 3; i += 1) {
+        const snapshot = await snapshots.open();
+        let rows = 0;
+        const read = async () => {
+          for await (const batch of snapshot.batches(failing)) rows += batch.length;
+        };
+        await expect(read()).rejects.toThrow(/malformed JSON|more than 1 row/i);
+        expect(rows).toBe(512);
+        await snapshot.close();
+      }
+    } finally {
+      snapshots.close();
+    }
+    const document = await exportOf(t, { environment: 'development', project: 'order' });
+    expect(document.features).toHaveLength(2);
   });
 
   it('a write made while a body is being read does not show in that body (one snapshot)', async () => {
