@@ -96,12 +96,13 @@ describe('export: streamed from the database', () => {
   });
 
   it('a statement that fails after its first rows ends the read with its error, and the snapshot ends', async () => {
-    // 1,000 rows, the 601st of which the database cannot compute: SQLite finds malformed JSON,
-    // MariaDB a sub-select of two rows. Both fail while the rows are being read, after the first
-    // batches (256 rows each) have been handed over.
+    // 1,000 rows, the 601st of which the database cannot compute: SQLite overflows an integer,
+    // MariaDB finds a sub-select of two rows. Both fail while the rows are being read, after the
+    // first batches (256 rows each) have been handed over. (SQLite's json() of bad text was used
+    // first; in one CI run it did not fail, cause not found.)
     const failing = t.database.url.startsWith('sqlite:')
       ? `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000)
-         SELECT n, json(CASE WHEN n > 600 THEN 'x' ELSE '1' END) AS v FROM c`
+         SELECT n, abs(CASE WHEN n > 600 THEN -9223372036854775808 ELSE n END) AS v FROM c`
       : `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000)
          SELECT n, (SELECT 1 UNION ALL SELECT 2 FROM DUAL WHERE c.n > 600) AS v FROM c`;
     const snapshots = new ReadSnapshots(t.dataSource);
@@ -113,7 +114,7 @@ describe('export: streamed from the database', () => {
         const read = async () => {
           for await (const batch of snapshot.batches(failing)) rows += batch.length;
         };
-        await expect(read()).rejects.toThrow(/malformed JSON|more than 1 row/i);
+        await expect(read()).rejects.toThrow(/integer overflow|more than 1 row/i);
         expect(rows).toBe(512);
         await snapshot.close();
       }
