@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { ReadSnapshots } from '../src/database/read-snapshot';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { create, EXPORT, exportOf } from './export-fixtures';
-import { insertBulkFeatures } from './fixtures/bulk-features';
+import { bulkFeatureName, insertBulkFeatures } from './fixtures/bulk-features';
 import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
 
 /*
@@ -69,6 +69,63 @@ describe('export: streamed from the database', () => {
       (a, b) => byBytes(a[0], b[0]) || byBytes(a[1], b[1]) || byBytes(a[2], b[2]),
     );
     expect(keys).toEqual(sorted);
+  });
+
+  it('multi-byte text comes whole across the pieces of the body, also in an item larger than one', async () => {
+    // The body is written in pieces of 64 KiB (export.service.ts), each item whole in one piece.
+    // Descriptions of characters of 1 to 4 bytes, 7 characters longer from feature to feature,
+    // end pieces at different bytes; one strategy's parameters take 400 KiB, more than a piece.
+    await create(t, '/api/admin/projects', { id: 'wide', name: 'Wide' });
+    const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
+    await insertBulkFeatures(query, {
+      environments: ['development'],
+      strategyEnvironment: 'development',
+      segmentIds: [],
+      contextField: 'region',
+      tagTypes: ['simple', 'team'],
+      dependencyEvery: 0,
+      project: 'wide',
+      prefix: 'wide',
+      count: 300,
+    });
+    const descriptions = new Map<string, string>();
+    for (let i = 1; i <= 300; i += 1) {
+      const name = bulkFeatureName('wide', i);
+      const description = [...'a\u00e9\u20ac\u{1F600}'.repeat(800)].slice(0, 1000 + 7 * i).join('');
+      descriptions.set(name, description);
+      await query('UPDATE features SET description = ? WHERE name = ?', [description, name]);
+    }
+    const large = { text: 'x\u00e9\u20ac\u{1F600}'.repeat(40 * 1024) };
+    await query('UPDATE feature_strategies SET parameters = ? WHERE feature_name = ?', [
+      JSON.stringify(large),
+      bulkFeatureName('wide', 150),
+    ]);
+
+    const res = await t.admin
+      .post(EXPORT)
+      .send({ environment: 'development', project: 'wide' })
+      .buffer(true)
+      .parse((response, done) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(res.status).toBe(200);
+    const bytes = res.body as Buffer;
+    const text = bytes.toString('utf8');
+    // Valid UTF-8 (a split character would decode to U+FFFD and not encode back to these bytes),
+    // and the document's own bytes.
+    expect(Buffer.from(text, 'utf8').equals(bytes)).toBe(true);
+    const document = JSON.parse(text) as {
+      features: Array<{ name: string; description: string }>;
+      featureStrategies: Array<{ featureName: string; parameters: object }>;
+    };
+    expect(text).toBe(JSON.stringify(document));
+    expect(new Map(document.features.map((f) => [f.name, f.description]))).toEqual(descriptions);
+    const strategy = document.featureStrategies.find(
+      (s) => s.featureName === bulkFeatureName('wide', 150),
+    );
+    expect(strategy?.parameters).toEqual(large);
   });
 
   it('a client that leaves after the first bytes ends the snapshot: nothing stays held', async () => {
