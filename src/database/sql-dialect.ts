@@ -321,6 +321,19 @@ export function sqlJsonString(column: string): string {
   return `COALESCE(JSON_QUOTE(${column}), 'null')`;
 }
 
+/**
+ * The SELECT planned without semi-joins on MariaDB, so that a read whose `IN (sub-select)` keeps
+ * most of its table walks the table in key order, checking each row against the sub-select's
+ * materialised result, instead of looking each selected row up and sorting the result (the
+ * export's large selections, docs/decisions-export.md). Other dialects get the SELECT as it is:
+ * SQLite needs no hint, and MySQL 8 spells it differently and has not been measured.
+ */
+export function withoutSemiJoins(dialect: Dialect, select: string): string {
+  return dialect === 'mariadb'
+    ? `SET STATEMENT optimizer_switch='semijoin=off' FOR ${select}`
+    : select;
+}
+
 /** A condition as the JSON literal `true` or `false`. */
 export function sqlJsonBoolean(condition: string): string {
   return `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;

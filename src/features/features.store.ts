@@ -264,6 +264,22 @@ export class FeaturesStore {
     }
   }
 
+  /**
+   * How many rows the server reckons `features` and `feature_environments` hold: InnoDB's running
+   * count as information_schema reports it, approximate and without reading either table. Only
+   * the export's choice of plan on MariaDB uses it (ExportService, docs/decisions-export.md).
+   */
+  async estimatedRows(
+    reader: ReadSnapshot,
+  ): Promise<{ features: number; featureEnvironments: number }> {
+    const rows: Array<{ name: string; estimate: unknown }> = await reader.query(
+      `SELECT TABLE_NAME AS name, TABLE_ROWS AS estimate FROM information_schema.TABLES
+        WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('features', 'feature_environments')`,
+    );
+    const of = (table: string) => toNumber(rows.find((row) => row.name === table)?.estimate ?? 0);
+    return { features: of('features'), featureEnvironments: of('feature_environments') };
+  }
+
   /** Active features of a project per type (one statement). */
   async typeCounts(projectId: string): Promise<Array<{ type: string; count: number }>> {
     const rows: Array<{ type: string; features: unknown }> = await this.dataSource.query(
