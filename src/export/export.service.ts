@@ -45,7 +45,7 @@ export function exportFileName(environment: string, at: Date): string {
   return `export-${environment}-${stamp}.json`;
 }
 
-/** Large enough that a write is not a syscall per item, small enough to stay out of old space. */
+/** Large enough that a write is not a syscall per item; the response stream buffers up to 16. */
 const PIECE_BYTES = 64 * 1024;
 
 /** The document's lists, in rules.md §6's order, each written as its rows arrive. */
