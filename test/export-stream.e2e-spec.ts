@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { ReadSnapshots } from '../src/database/read-snapshot';
 import { sqlTimestamp } from '../src/database/sql-values';
 import { create, EXPORT, exportOf } from './export-fixtures';
-import { bulkFeatureName, insertBulkFeatures } from './fixtures/bulk-features';
+import { BulkFeatures, bulkFeatureName, insertBulkFeatures } from './fixtures/bulk-features';
 import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
 
 /*
@@ -12,6 +12,9 @@ import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
 describe('export: streamed from the database', () => {
   let t: TestApp;
   let baseUrl: string;
+  /** How the suite's features are written, but for their project, prefix and count. */
+  let bulk: Omit<BulkFeatures, 'project' | 'prefix' | 'count'>;
+  const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
 
   beforeAll(async () => {
     // A small pool, so that a snapshot left open by an abandoned response would soon show.
@@ -23,15 +26,14 @@ describe('export: streamed from the database', () => {
     await create(t, '/api/admin/tag-types', { name: 'team' });
     await create(t, '/api/admin/projects', { id: 'large', name: 'Large' });
     await create(t, '/api/admin/projects', { id: 'order', name: 'Order' });
-    const bulk = {
+    bulk = {
       environments: ['development'],
       strategyEnvironment: 'development',
       segmentIds: [segment.body.id as number],
       contextField: 'region',
-      tagTypes: ['simple', 'team'] as [string, string],
+      tagTypes: ['simple', 'team'],
       dependencyEvery: 10,
     };
-    const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
     await insertBulkFeatures(query, { ...bulk, project: 'large', prefix: 'large', count: 1000 });
     await insertBulkFeatures(query, { ...bulk, project: 'order', prefix: 'order', count: 2 });
   });
@@ -76,18 +78,7 @@ describe('export: streamed from the database', () => {
     // Descriptions of characters of 1 to 4 bytes, 7 characters longer from feature to feature,
     // end pieces at different bytes; one strategy's parameters take 400 KiB, more than a piece.
     await create(t, '/api/admin/projects', { id: 'wide', name: 'Wide' });
-    const query = (sql: string, params?: unknown[]) => t.dataSource.query(sql, params);
-    await insertBulkFeatures(query, {
-      environments: ['development'],
-      strategyEnvironment: 'development',
-      segmentIds: [],
-      contextField: 'region',
-      tagTypes: ['simple', 'team'],
-      dependencyEvery: 0,
-      project: 'wide',
-      prefix: 'wide',
-      count: 300,
-    });
+    await insertBulkFeatures(query, { ...bulk, project: 'wide', prefix: 'wide', count: 300 });
     const descriptions = new Map<string, string>();
     for (let i = 1; i <= 300; i += 1) {
       const name = bulkFeatureName('wide', i);
