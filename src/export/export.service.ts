@@ -109,10 +109,13 @@ class DocumentWriter {
   private write(text: string): void {
     const room = this.piece.length - this.used;
     // A UTF-16 unit takes at most 3 bytes; only near the end of a piece is the exact size needed.
-    if (text.length * 3 > room && Buffer.byteLength(text) > room) {
-      if (this.used > 0) this.full.push(this.piece.subarray(0, this.used));
-      this.piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, Buffer.byteLength(text)));
-      this.used = 0;
+    if (text.length * 3 > room) {
+      const bytes = Buffer.byteLength(text);
+      if (bytes > room) {
+        if (this.used > 0) this.full.push(this.piece.subarray(0, this.used));
+        this.piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, bytes));
+        this.used = 0;
+      }
     }
     this.used += this.piece.write(text, this.used);
   }
