@@ -67,10 +67,16 @@ function violation(answer: Answer): string | undefined {
 /** Every row of every table, in a stable order: compared before and after each route's cases. */
 async function snapshot(t: TestApp): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
-  // export_selection and clone_strategy_ids are temporary tables of one export or clone, and
-  // migrations_lock exists only on a MySQL-compatible server (migration-lock.store.ts): none holds
-  // data.
-  const transient = new Set(['export_selection', 'clone_strategy_ids', 'migrations_lock']);
+  // export_selection and clone_strategy_ids are temporary tables of one export or clone,
+  // migrations_lock exists only on a MySQL-compatible server (migration-lock.store.ts), and
+  // feature_list_items holds the project list's kept text, which a list writes (FeatureListModel):
+  // none holds data.
+  const transient = new Set([
+    'export_selection',
+    'clone_strategy_ids',
+    'migrations_lock',
+    'feature_list_items',
+  ]);
   for (const table of Object.keys(TABLE_OWNERS).filter((name) => !transient.has(name))) {
     const rows: Array<Record<string, unknown>> = await t.dataSource.query(`SELECT * FROM ${table}`);
     result[table] = rows

@@ -101,21 +101,33 @@ export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldTy
  * IN (...) per row, reading and locking every row of the table; the join reads the named rows only.
  */
 export function sqlClaimNames(dialect: Dialect, table: string): string {
-  const flip = 'write_claim = 1 - write_claim';
+  return sqlUpdateNames(dialect, table, 'write_claim = 1 - write_claim');
+}
+
+/**
+ * `UPDATE <table> SET <assignment>` (one column, its names unqualified) on the rows whose `name` is
+ * in a JSON array given as the one parameter: a join on MySQL, for the reason above.
+ */
+export function sqlUpdateNames(dialect: Dialect, table: string, assignment: string): string {
   return dialect !== 'sqlite'
-    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${flip}`
-    : `UPDATE ${table} SET ${flip} WHERE name IN (${jsonStrings(dialect)})`;
+    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${assignment}`
+    : `UPDATE ${table} SET ${assignment} WHERE name IN (${jsonStrings(dialect)})`;
 }
 
 /**
  * The tail of an `INSERT ... SELECT` that updates the row when its key exists: `ON CONFLICT`
  * (SQLite, which needs the `WHERE true` to parse the SELECT's end) or `ON DUPLICATE KEY UPDATE`.
  */
-export function upsertTail(dialect: Dialect, key: string[], update: string[]): string {
+export function upsertTail(
+  dialect: Dialect,
+  key: string[],
+  update: string[],
+  { selectHasWhere = false } = {},
+): string {
   if (dialect !== 'sqlite') {
     return `ON DUPLICATE KEY UPDATE ${update.map((c) => `${c} = VALUES(${c})`).join(', ')}`;
   }
-  return `WHERE true ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${update
+  return `${selectHasWhere ? '' : 'WHERE true '}ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${update
     .map((c) => `${c} = excluded.${c}`)
     .join(', ')}`;
 }

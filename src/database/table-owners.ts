@@ -20,6 +20,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   feature_tags: 'features',
   feature_dependencies: 'features',
   feature_lifecycles: 'features',
+  feature_list_items: 'features',
+  feature_list_generation: 'features',
   roles: 'auth',
   role_permissions: 'auth',
   api_tokens: 'auth',

@@ -15,6 +15,9 @@ import { EventsStore, FeatureNamesSql, FeaturePeople, NewEvent } from './events.
 /** What a write says about itself; who made it comes from the principal. */
 export type EventChange = Omit<NewEvent, 'createdBy' | 'createdByUserId'>;
 
+/** Work that follows every recorded change inside the change's own transaction. */
+export type ChangeFollower = (tx: EntityManager, changes: readonly EventChange[]) => Promise<void>;
+
 /**
  * Who acted: the signed-in user, or a token acting alone (by its name, with no user id); work
  * outside a request (start-up) is the system's.
@@ -35,6 +38,8 @@ export function actorOf(principal: Principal | undefined): {
  */
 @Injectable()
 export class EventsService {
+  private readonly followers: ChangeFollower[] = [];
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly store: EventsStore,
@@ -49,13 +54,23 @@ export class EventsService {
     });
   }
 
+  /**
+   * Has `follower` run after the events of every write, in the write's transaction. Every change
+   * records its event, so a follower sees every change without each write calling it (the list's
+   * kept items, FeatureListModel).
+   */
+  follow(follower: ChangeFollower): void {
+    this.followers.push(follower);
+  }
+
   /** Appends the events of a write in its transaction, as done by the current request's caller. */
-  record(tx: EntityManager, ...changes: EventChange[]): Promise<void> {
+  async record(tx: EntityManager, ...changes: EventChange[]): Promise<void> {
     const actor = actorOf(currentPrincipal());
-    return this.store.append(
+    await this.store.append(
       tx,
       changes.map((change) => ({ ...change, ...actor })),
     );
+    for (const follower of this.followers) await follower(tx, changes);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { FeatureListModel, wholeDocument } from './feature-list.model';
+import type { EventsService } from '../events/events.service';
+import { FeatureListModel, listItemsReached, wholeDocument } from './feature-list.model';
 
 const documentOf = (items: string) => Buffer.from(`{"features":[${items}]}`);
 
@@ -15,6 +16,11 @@ function answering(rows: unknown[]): { dataSource: DataSource; sent: string[] } 
     },
   } as unknown as DataSource;
   return { dataSource, sent };
+}
+
+/** The model over `dataSource`, with an event log that is never written here. */
+function modelOver(dataSource: DataSource): FeatureListModel {
+  return new FeatureListModel(dataSource, { follow: () => undefined } as unknown as EventsService);
 }
 
 describe('wholeDocument: when the list falls back to rows', () => {
@@ -44,17 +50,56 @@ describe('FeatureListModel.documentOf on MySQL', () => {
   it('answers null for a document that reached the bound the server reported', async () => {
     // mysql2 may hand a server variable over as a string.
     const cut = answering([{ document: documentOf('{"name":"a"},{"na'), max_bytes: '17' }]);
-    await expect(new FeatureListModel(cut.dataSource).documentOf('p')).resolves.toBeNull();
+    await expect(modelOver(cut.dataSource).documentOf('p')).resolves.toBeNull();
     const nul = answering([{ document: null, max_bytes: 16777216 }]);
-    await expect(new FeatureListModel(nul.dataSource).documentOf('p')).resolves.toBeNull();
+    await expect(modelOver(nul.dataSource).documentOf('p')).resolves.toBeNull();
   });
 
   it('answers the bytes as the server sent them when they are whole', async () => {
     const whole = documentOf('{"name":"a"}');
     const { dataSource, sent } = answering([{ document: whole, max_bytes: 16776192 }]);
-    await expect(new FeatureListModel(dataSource).documentOf('p')).resolves.toBe(whole);
+    await expect(modelOver(dataSource).documentOf('p')).resolves.toBe(whole);
     // The statement bounds GROUP_CONCAT by max_allowed_packet and reports the bound it used.
     expect(sent[0]).toMatch(/^SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024/);
     expect(sent[0]).toContain('AS max_bytes');
+  });
+});
+
+describe('listItemsReached: which kept items a write makes stale', () => {
+  it('names the changed feature, and both ends of a dependency', () => {
+    expect(
+      listItemsReached([
+        { type: 'feature-strategy-add', featureName: 'b' },
+        { type: 'feature-tagged', featureName: 'a' },
+        { type: 'feature-dependency-added', featureName: 'c', data: { feature: 'p1' } },
+        { type: 'feature-dependency-removed', featureName: 'c', preData: { feature: 'p2' } },
+      ]),
+    ).toEqual({ all: false, features: ['a', 'b', 'c', 'p1', 'p2'] });
+  });
+
+  it('names none for changes outside the items', () => {
+    expect(
+      listItemsReached([
+        { type: 'feature-favorited', featureName: 'a' },
+        { type: 'segment-updated' },
+        { type: 'features-exported' },
+      ]),
+    ).toEqual({ all: false, features: [] });
+  });
+
+  it('reaches every item for a change without a feature, one reaching unnamed features, or an unknown one', () => {
+    for (const change of [
+      { type: 'environment-updated', environment: 'dev' },
+      { type: 'features-imported' },
+      { type: 'feature-deleted', featureName: 'a' },
+      { type: 'feature-dependencies-removed', featureName: 'c' },
+      { type: 'feature-dependency-added', featureName: 'c', data: {} },
+      { type: 'something-new' },
+    ]) {
+      expect(listItemsReached([{ type: 'feature-tagged', featureName: 'a' }, change])).toEqual({
+        all: true,
+        features: [],
+      });
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { environmentOrderJoin } from '../environments/environments.store';
 import {
   Dialect,
@@ -9,8 +9,11 @@ import {
   sqlIsoTimestamp,
   sqlJsonBoolean,
   sqlJsonLength,
+  sqlUpdateNames,
+  upsertTail,
 } from '../database/sql-dialect';
 import { toNumber } from '../database/sql-values';
+import { EventChange, EventsService } from '../events/events.service';
 import { featureNamesSql } from './features.store';
 import { stageRankSql } from './lifecycle.store';
 
@@ -36,26 +39,42 @@ export const DOCUMENT_TAIL = ']}';
  * objects into text, was most of the list's time; the database writes the same text in a
  * fraction of it (docs/decisions-features.md).
  *
+ * **Kept items.** The item text is also kept (`feature_list_items`) with the feature's list stamp
+ * and the list generation it was written from. A change to what an item shows bumps the stamp of
+ * its feature (or, reaching many items, the generation) in the change's own transaction: every
+ * change records its event, and `follow` runs there. A list uses a kept text only while both
+ * still match, reading text and numbers in one statement, and writes the others from scratch;
+ * when it had to, it keeps their new text for the next list. So a kept text is never older than
+ * what it shows, on one server or on a Galera cluster, whatever runs at the same time.
+ *
  * What an item carries is decided in docs/decisions-features.md; a field whose value is null or an
  * empty list is left out. The items equal the feature records on those fields (a test compares
  * them), so the SQL below mirrors feature-mappers.ts.
  */
 @Injectable()
 export class FeatureListModel {
+  private readonly logger = new Logger(FeatureListModel.name);
+  private readonly dialect: Dialect;
   private readonly rowsSql: string;
   private readonly documentSql: string;
+  private readonly keepSql: string;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    const dialect = dialectOf(dataSource);
-    this.rowsSql = rowsSql(dialect);
-    this.documentSql = documentSql(dialect);
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    events: EventsService,
+  ) {
+    this.dialect = dialectOf(dataSource);
+    this.rowsSql = rowsSql(this.dialect);
+    this.documentSql = documentSql(this.dialect);
+    this.keepSql = keepSql(this.dialect);
+    events.follow((tx, changes) => this.follow(tx, changes));
   }
 
   /** The project's active features by name, one row of item bytes each. */
   async ofProject(projectId: string): Promise<FeatureListItemBytes[]> {
-    const rows: Array<{ name: string; open: unknown }> = await this.dataSource.query(this.rowsSql, [
-      projectId,
-    ]);
+    const rows: Array<{ name: string; open: unknown; missing: unknown }> =
+      await this.dataSource.query(this.rowsSql, [projectId]);
+    if (rows.some((row) => toNumber(row.missing) > 0)) await this.keep(projectId);
     return rows.map((row) => ({ name: row.name, open: asBytes(row.open) }));
   }
 
@@ -65,10 +84,9 @@ export class FeatureListModel {
    * `max_allowed_packet`); the caller then reads the rows.
    */
   async documentOf(projectId: string): Promise<Buffer | null> {
-    const [row]: Array<{ document: unknown; max_bytes?: unknown }> = await this.dataSource.query(
-      this.documentSql,
-      [projectId],
-    );
+    const [row]: Array<{ document: unknown; max_bytes?: unknown; missing: unknown }> =
+      await this.dataSource.query(this.documentSql, [projectId]);
+    if (row && toNumber(row.missing) > 0) await this.keep(projectId);
     return wholeDocument(
       row?.document === null || row?.document === undefined ? null : asBytes(row.document),
       row?.max_bytes === undefined || row.max_bytes === null ? null : toNumber(row.max_bytes),
@@ -79,6 +97,95 @@ export class FeatureListModel {
   namesOfProject(projectId: string): { list: string; params: unknown[] } {
     return featureNamesSql({ projectId });
   }
+
+  /** Bumps what the changes of one write reach, in its transaction (see the class comment). */
+  async follow(tx: EntityManager, changes: readonly EventChange[]): Promise<void> {
+    const reach = listItemsReached(changes);
+    if (reach.all) {
+      await tx.query(`UPDATE feature_list_generation SET generation = generation + 1 WHERE id = 1`);
+    } else if (reach.features.length > 0) {
+      await tx.query(sqlUpdateNames(this.dialect, 'features', 'list_stamp = list_stamp + 1'), [
+        JSON.stringify(reach.features),
+      ]);
+    }
+  }
+
+  /**
+   * Keeps the current text of the project's items that have none, after a list wrote them. The
+   * list has its answer already, so a failure here (a conflict retried to the end) costs only
+   * the next list's time: it is logged, not thrown.
+   */
+  private async keep(projectId: string): Promise<void> {
+    try {
+      await this.dataSource.query(this.keepSql, [projectId]);
+    } catch (error) {
+      this.logger.warn(
+        `Could not keep the list items of project ${projectId}: ${(error as Error).message}`,
+      );
+    }
+  }
+}
+
+/** Changes that never alter what a list item shows. */
+const OUTSIDE_ITEMS = new Set([
+  'api-token-created',
+  'api-token-deleted',
+  'context-field-created',
+  'context-field-deleted',
+  'context-field-updated',
+  'feature-favorited',
+  'feature-unfavorited',
+  'features-exported',
+  'project-created',
+  'project-updated',
+  'role-created',
+  'role-deleted',
+  'role-updated',
+  'segment-created',
+  'segment-deleted',
+  'segment-updated',
+  'strategy-created',
+  'strategy-deleted',
+  'strategy-updated',
+  'tag-created',
+  'tag-type-created',
+  'user-created',
+  'user-deleted',
+  'user-logged-in',
+  'user-password-changed',
+  'user-updated',
+]);
+
+/** Changes of one feature that alter other features' items too, which their events do not name. */
+const REACHING_OTHERS = new Set(['feature-deleted', 'feature-dependencies-removed']);
+
+/** A dependency's other end: its parent's item lists the child among its children. */
+const DEPENDENCY_CHANGES = new Set(['feature-dependency-added', 'feature-dependency-removed']);
+
+/**
+ * Which kept items the changes of one write reach: the features they name (and, for a dependency,
+ * its parent), or all of them for a change that names no feature, one that reaches features it
+ * does not name, and any change this code does not know (the safe side).
+ */
+export function listItemsReached(changes: readonly EventChange[]): {
+  all: boolean;
+  features: string[];
+} {
+  const features = new Set<string>();
+  for (const change of changes) {
+    if (OUTSIDE_ITEMS.has(change.type)) continue;
+    if (!change.featureName || REACHING_OTHERS.has(change.type)) {
+      return { all: true, features: [] };
+    }
+    features.add(change.featureName);
+    if (DEPENDENCY_CHANGES.has(change.type)) {
+      const parent = ((change.data ?? change.preData) as { feature?: unknown } | undefined)
+        ?.feature;
+      if (typeof parent !== 'string') return { all: true, features: [] };
+      features.add(parent);
+    }
+  }
+  return { all: false, features: [...features].sort() };
 }
 
 /**
@@ -104,23 +211,56 @@ function bytes(dialect: Dialect, text: string): string {
   return `CAST(${text} AS ${dialect === 'sqlite' ? 'BLOB' : 'BINARY'})`;
 }
 
-const FROM_PROJECT = `FROM features f WHERE f.project_id = ? AND f.archived_at IS NULL`;
+/**
+ * The project's active features, each with its kept item (`li`) when that was written from the
+ * feature's current stamp and the current generation, else with none. The generation is read by a
+ * sub-select, so that a missing row can only make every item be written anew.
+ */
+const FROM_PROJECT = `FROM features f LEFT JOIN feature_list_items li
+    ON li.feature_name = f.name AND li.stamp = f.list_stamp
+    AND li.generation = (SELECT generation FROM feature_list_generation WHERE id = 1)
+  WHERE f.project_id = ? AND f.archived_at IS NULL`;
+
+/** The item's kept text, or the text written now when none is kept. */
+function keptOrNewItem(dialect: Dialect): string {
+  return `CASE WHEN li.feature_name IS NULL THEN ${itemSql(dialect)} ELSE li.item END`;
+}
+
+/** How many listed items had no kept text: the list then keeps theirs. */
+const MISSING = `SUM(CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END) AS missing`;
 
 function rowsSql(dialect: Dialect): string {
   // MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); the hint lifts it for
   // this statement only.
   const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
-  return `SELECT ${hint}f.name, ${bytes(dialect, itemSql(dialect))} AS open
+  return `SELECT ${hint}f.name, ${bytes(dialect, keptOrNewItem(dialect))} AS open,
+      CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END AS missing
     ${FROM_PROJECT} ORDER BY f.name`;
 }
 
+/**
+ * Writes the text of the project's items that have no current one, with the stamp and generation
+ * it was written from. On MySQL the INSERT … SELECT reads with shared locks in REPEATABLE READ, so
+ * its rows are the latest committed ones and stay so until it ends; on SQLite the statement is
+ * one snapshot. Either way the numbers it stores are those of the rows it wrote from.
+ */
+function keepSql(dialect: Dialect): string {
+  const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
+  // MySQL's hint holds at the start of the statement only.
+  return `INSERT ${hint}INTO feature_list_items (feature_name, stamp, generation, item)
+    SELECT f.name, f.list_stamp,
+      (SELECT generation FROM feature_list_generation WHERE id = 1), ${itemSql(dialect)}
+    ${FROM_PROJECT} AND li.feature_name IS NULL
+    ${upsertTail(dialect, ['feature_name'], ['stamp', 'generation', 'item'], { selectHasWhere: true })}`;
+}
+
 function documentSql(dialect: Dialect): string {
-  const item = sqlConcat(dialect, [itemSql(dialect), `'${NOBODYS_ITEM_END}'`]);
+  const item = sqlConcat(dialect, [keptOrNewItem(dialect), `'${NOBODYS_ITEM_END}'`]);
   if (dialect === 'sqlite') {
     return `SELECT ${bytes(
       dialect,
       `'${DOCUMENT_HEAD}' || COALESCE(GROUP_CONCAT(${item}, ',' ORDER BY f.name), '') || '${DOCUMENT_TAIL}'`,
-    )} AS document ${FROM_PROJECT}`;
+    )} AS document, ${MISSING} ${FROM_PROJECT}`;
   }
   const document = `${bytes(
     dialect,
@@ -129,7 +269,7 @@ function documentSql(dialect: Dialect): string {
       `COALESCE(GROUP_CONCAT(${item} ORDER BY f.name SEPARATOR ','), '')`,
       `'${DOCUMENT_TAIL}'`,
     ]),
-  )} AS document, LEAST(@@group_concat_max_len, @@max_allowed_packet) AS max_bytes`;
+  )} AS document, LEAST(@@group_concat_max_len, @@max_allowed_packet) AS max_bytes, ${MISSING}`;
   // The document as long as the server can send it in one row; past that, wholeDocument sees it
   // cut. MariaDB takes an expression for the statement's value, MySQL's hint only a constant.
   return dialect === 'mariadb'

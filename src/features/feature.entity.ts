@@ -50,4 +50,11 @@ export class Feature {
    */
   @Column({ name: 'write_claim', type: 'integer', default: 0, select: false, insert: false })
   writeClaim?: number;
+
+  /**
+   * Bumped by every change to what the feature's list item shows, in that change's transaction
+   * (FeatureListModel); a kept item is used only while its stamp equals this one. Never shown.
+   */
+  @Column({ name: 'list_stamp', type: 'integer', default: 0, select: false, insert: false })
+  listStamp?: number;
 }

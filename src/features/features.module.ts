@@ -28,6 +28,8 @@ import { FeatureTagsController } from './feature-tags.controller';
 import { FeatureTagsService } from './feature-tags.service';
 import { FeatureSearchController } from './feature-search.controller';
 import { FeatureSearchModel } from './feature-search.model';
+import { FeatureListGeneration } from './feature-list-generation.entity';
+import { FeatureListItem } from './feature-list-item.entity';
 import { FeatureListModel } from './feature-list.model';
 import { FeatureSearchService } from './feature-search.service';
 import { FeatureTypesController } from './feature-types.controller';
@@ -57,6 +59,8 @@ import { VariantsService } from './variants.service';
       FeatureTag,
       FeatureDependency,
       FeatureLifecycle,
+      FeatureListItem,
+      FeatureListGeneration,
     ]),
     FeatureStoresModule,
     ProjectsModule,

@@ -7,6 +7,7 @@ import { NoPadCollation1764100000000 } from './1764100000000-no-pad-collation';
 import { FeatureSearchIndex1764200000000 } from './1764200000000-feature-search-index';
 import { WriteClaims1764300000000 } from './1764300000000-write-claims';
 import { ListIndexes1764400000000 } from './1764400000000-list-indexes';
+import { ListItems1764500000000 } from './1764500000000-list-items';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   FeatureSearchIndex1764200000000,
   WriteClaims1764300000000,
   ListIndexes1764400000000,
+  ListItems1764500000000,
 ];
