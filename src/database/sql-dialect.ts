@@ -101,17 +101,10 @@ export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldTy
  * IN (...) per row, reading and locking every row of the table; the join reads the named rows only.
  */
 export function sqlClaimNames(dialect: Dialect, table: string): string {
-  return sqlUpdateNames(dialect, table, 'write_claim = 1 - write_claim');
-}
-
-/**
- * `UPDATE <table> SET <assignment>` (one column, its names unqualified) on the rows whose `name` is
- * in a JSON array given as the one parameter: a join on MySQL, for the reason above.
- */
-export function sqlUpdateNames(dialect: Dialect, table: string, assignment: string): string {
+  const flip = 'write_claim = 1 - write_claim';
   return dialect !== 'sqlite'
-    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${assignment}`
-    : `UPDATE ${table} SET ${assignment} WHERE name IN (${jsonStrings(dialect)})`;
+    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${flip}`
+    : `UPDATE ${table} SET ${flip} WHERE name IN (${jsonStrings(dialect)})`;
 }
 
 /**

@@ -9,7 +9,6 @@ import {
   sqlIsoTimestamp,
   sqlJsonBoolean,
   sqlJsonLength,
-  sqlUpdateNames,
   upsertTail,
 } from '../database/sql-dialect';
 import { toNumber } from '../database/sql-values';
@@ -101,12 +100,17 @@ export class FeatureListModel {
   /** Bumps what the changes of one write reach, in its transaction (see the class comment). */
   async follow(tx: EntityManager, changes: readonly EventChange[]): Promise<void> {
     const reach = listItemsReached(changes);
-    if (reach.all) {
+    if (reach.all || reach.features.length > MAX_STAMPED) {
       await tx.query(`UPDATE feature_list_generation SET generation = generation + 1 WHERE id = 1`);
     } else if (reach.features.length > 0) {
-      await tx.query(sqlUpdateNames(this.dialect, 'features', 'list_stamp = list_stamp + 1'), [
-        JSON.stringify(reach.features),
-      ]);
+      // A list of placeholders: MariaDB reads it as key lookups. The join on a JSON_TABLE that
+      // sqlClaimNames uses is planned as a scan of a small features table, locking every row of
+      // it, and concurrent creates then deadlock (18 of 20 on a Galera node, measured).
+      await tx.query(
+        `UPDATE features SET list_stamp = list_stamp + 1
+          WHERE name IN (${reach.features.map(() => '?').join(', ')})`,
+        reach.features,
+      );
     }
   }
 
@@ -125,6 +129,9 @@ export class FeatureListModel {
     }
   }
 }
+
+/** Past this many features, one write bumps the generation instead of each stamp. */
+const MAX_STAMPED = 500;
 
 /** Changes that never alter what a list item shows. */
 const OUTSIDE_ITEMS = new Set([
