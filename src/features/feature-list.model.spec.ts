@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../events/events.service';
 import { FeatureListModel, listItemsReached, wholeDocument } from './feature-list.model';
 
@@ -101,5 +101,37 @@ describe('listItemsReached: which kept items a write makes stale', () => {
         features: [],
       });
     }
+  });
+});
+
+describe('FeatureListModel.follow: what a write bumps, in its transaction', () => {
+  async function followed(features: number): Promise<Array<[string, unknown[] | undefined]>> {
+    const sent: Array<[string, unknown[] | undefined]> = [];
+    const tx = {
+      query: async (sql: string, params?: unknown[]) => void sent.push([sql, params]),
+    } as unknown as EntityManager;
+    const changes = Array.from({ length: features }, (_, i) => ({
+      type: 'feature-revived',
+      featureName: `f-${String(i).padStart(4, '0')}`,
+    }));
+    await modelOver(answering([]).dataSource).follow(tx, changes);
+    return sent;
+  }
+
+  it("bumps the named features' stamps, one placeholder each", async () => {
+    const [[sql, params], ...more] = await followed(2);
+    expect(sql).toMatch(
+      /^UPDATE features SET list_stamp = list_stamp \+ 1\s+WHERE name IN \(\?, \?\)$/,
+    );
+    expect(params).toEqual(['f-0000', 'f-0001']);
+    expect(more).toEqual([]);
+  });
+
+  it('bumps the generation instead past 500 features, and nothing for no change', async () => {
+    expect((await followed(500))[0][0]).toMatch(/^UPDATE features /);
+    expect(await followed(501)).toEqual([
+      ['UPDATE feature_list_generation SET generation = generation + 1 WHERE id = 1', undefined],
+    ]);
+    expect(await followed(0)).toEqual([]);
   });
 });
