@@ -1,6 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../events/events.service';
-import { FeatureListModel, listItemsReached, wholeDocument } from './feature-list.model';
+import {
+  FeatureListModel,
+  KEEP_AT_MOST,
+  listItemsReached,
+  wholeDocument,
+} from './feature-list.model';
 
 const documentOf = (items: string) => Buffer.from(`{"features":[${items}]}`);
 
@@ -62,6 +67,21 @@ describe('FeatureListModel.documentOf on MySQL', () => {
     // The statement bounds GROUP_CONCAT by max_allowed_packet and reports the bound it used.
     expect(sent[0]).toMatch(/^SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024/);
     expect(sent[0]).toContain('AS max_bytes');
+  });
+});
+
+describe('FeatureListModel: keeping what a list wrote', () => {
+  it('keeps items only after a list that found some missing, and at most KEEP_AT_MOST at once', async () => {
+    const whole = documentOf('{"name":"a"}');
+    const kept = answering([{ document: whole, max_bytes: 16776192, missing: '0' }]);
+    await modelOver(kept.dataSource).documentOf('p');
+    expect(kept.sent).toHaveLength(1);
+
+    const missing = answering([{ document: whole, max_bytes: 16776192, missing: '2' }]);
+    await modelOver(missing.dataSource).documentOf('p');
+    expect(missing.sent).toHaveLength(2);
+    expect(missing.sent[1]).toMatch(/^INSERT INTO feature_list_items /);
+    expect(missing.sent[1]).toContain(`LIMIT ${KEEP_AT_MOST}`);
   });
 });
 
