@@ -99,11 +99,13 @@ export function jsonRecords(dialect: Dialect, fields: Record<string, JsonFieldTy
  * as its one parameter: `write_claim` flipped, as the stores' single-row claims do
  * (docs/decisions-concurrency.md). A join on MySQL: MariaDB 10.11 runs a single-table UPDATE's
  * IN (...) per row, reading and locking every row of the table; the join reads the named rows only.
+ * STRAIGHT_JOIN keeps the names first: on a small table MariaDB planned the other way round,
+ * walking and locking the whole table, and 19 of 20 concurrent claims of new rows deadlocked.
  */
 export function sqlClaimNames(dialect: Dialect, table: string): string {
   const flip = 'write_claim = 1 - write_claim';
   return dialect !== 'sqlite'
-    ? `UPDATE (${jsonStrings(dialect)}) j JOIN ${table} t ON t.name = j.v SET t.${flip}`
+    ? `UPDATE (${jsonStrings(dialect)}) j STRAIGHT_JOIN ${table} t ON t.name = j.v SET t.${flip}`
     : `UPDATE ${table} SET ${flip} WHERE name IN (${jsonStrings(dialect)})`;
 }
 

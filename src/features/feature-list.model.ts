@@ -103,9 +103,9 @@ export class FeatureListModel {
     if (reach.all || reach.features.length > MAX_STAMPED) {
       await tx.query(`UPDATE feature_list_generation SET generation = generation + 1 WHERE id = 1`);
     } else if (reach.features.length > 0) {
-      // A list of placeholders: MariaDB reads it as key lookups. The join on a JSON_TABLE that
-      // sqlClaimNames uses is planned as a scan of a small features table, locking every row of
-      // it, and concurrent creates then deadlock (18 of 20 on a Galera node, measured).
+      // A list of placeholders, which MariaDB reads as key lookups whatever the table's size (a
+      // plain join on a JSON_TABLE walked a small features table, locking every row, and
+      // concurrent creates deadlocked: see sqlClaimNames).
       await tx.query(
         `UPDATE features SET list_stamp = list_stamp + 1
           WHERE name IN (${reach.features.map(() => '?').join(', ')})`,
