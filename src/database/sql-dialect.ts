@@ -111,7 +111,8 @@ export function sqlClaimNames(dialect: Dialect, table: string): string {
 
 /**
  * The tail of an `INSERT ... SELECT` that updates the row when its key exists: `ON CONFLICT`
- * (SQLite, which needs the `WHERE true` to parse the SELECT's end) or `ON DUPLICATE KEY UPDATE`.
+ * (SQLite, which needs a WHERE to parse the SELECT's end: `WHERE true` unless the SELECT has its
+ * own, `selectHasWhere`) or `ON DUPLICATE KEY UPDATE`.
  */
 export function upsertTail(
   dialect: Dialect,

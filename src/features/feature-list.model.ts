@@ -236,11 +236,16 @@ function keptOrNewItem(dialect: Dialect): string {
 /** How many listed items had no kept text: the list then keeps theirs. */
 const MISSING = `SUM(CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END) AS missing`;
 
+/**
+ * MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); this hint lifts it for one
+ * statement, written right after the statement's first word (MySQL reads it nowhere else).
+ */
+function groupConcatHint(dialect: Dialect): string {
+  return dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
+}
+
 function rowsSql(dialect: Dialect): string {
-  // MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); the hint lifts it for
-  // this statement only.
-  const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
-  return `SELECT ${hint}f.name, ${bytes(dialect, keptOrNewItem(dialect))} AS open,
+  return `SELECT ${groupConcatHint(dialect)}f.name, ${bytes(dialect, keptOrNewItem(dialect))} AS open,
       CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END AS missing
     ${FROM_PROJECT} ORDER BY f.name`;
 }
@@ -261,9 +266,7 @@ export const KEEP_AT_MOST = 10_000;
  * the rows it wrote from.
  */
 function keepSql(dialect: Dialect): string {
-  const hint = dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
-  // MySQL's hint holds at the start of the statement only.
-  return `INSERT ${hint}INTO feature_list_items (feature_name, stamp, generation, item)
+  return `INSERT ${groupConcatHint(dialect)}INTO feature_list_items (feature_name, stamp, generation, item)
     SELECT f.name, f.list_stamp,
       (SELECT generation FROM feature_list_generation WHERE id = 1), ${itemSql(dialect)}
     ${FROM_PROJECT} AND li.feature_name IS NULL ORDER BY f.name LIMIT ${KEEP_AT_MOST}
