@@ -52,6 +52,23 @@ describe('Galera: two replicas on two nodes', () => {
     );
   });
 
+  // The project list's kept items (FeatureListModel): a change made through the other node
+  // reaches this node with its stamp, so the item kept here is not served again.
+  it('lists on one replica what the other changed after the first had kept the list', async () => {
+    const list = '/api/admin/projects/default/features';
+    await createFeature(a, 'kept-across');
+    await a.admin.get(list).expect(200);
+    await b.admin
+      .patch('/api/admin/projects/default/features/kept-across', {
+        description: 'changed on b',
+      })
+      .expect(200);
+    const served = (await a.admin.get(list).expect(200)).body.features;
+    expect(served.find((item: { name: string }) => item.name === 'kept-across')).toEqual(
+      expect.objectContaining({ description: 'changed on b' }),
+    );
+  });
+
   describe('conflicting writes at once on both nodes never answer 500', () => {
     const statuses = (results: Array<{ status: number }>) => results.map((r) => r.status);
 
