@@ -11,7 +11,7 @@ import {
   sqlJsonLength,
   upsertTail,
 } from '../database/sql-dialect';
-import { toNumber } from '../database/sql-values';
+import { placeholders, toNumber } from '../database/sql-values';
 import { EventChange, EventsService } from '../events/events.service';
 import { featureNamesSql } from './features.store';
 import { stageRankSql } from './lifecycle.store';
@@ -108,7 +108,7 @@ export class FeatureListModel {
       // concurrent creates deadlocked: see sqlClaimNames).
       await tx.query(
         `UPDATE features SET list_stamp = list_stamp + 1
-          WHERE name IN (${reach.features.map(() => '?').join(', ')})`,
+          WHERE name IN (${placeholders(reach.features)})`,
         reach.features,
       );
     }
@@ -223,10 +223,13 @@ function bytes(dialect: Dialect, text: string): string {
  * feature's current stamp and the current generation, else with none. The generation is read by a
  * sub-select, so that a missing row can only make every item be written anew.
  */
+const GENERATION = `(SELECT generation FROM feature_list_generation WHERE id = 1)`;
 const FROM_PROJECT = `FROM features f LEFT JOIN feature_list_items li
-    ON li.feature_name = f.name AND li.stamp = f.list_stamp
-    AND li.generation = (SELECT generation FROM feature_list_generation WHERE id = 1)
+    ON li.feature_name = f.name AND li.stamp = f.list_stamp AND li.generation = ${GENERATION}
   WHERE f.project_id = ? AND f.archived_at IS NULL`;
+
+/** 1 for a listed feature with no current kept text, else 0. */
+const IS_MISSING = `CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END`;
 
 /** The item's kept text, or the text written now when none is kept. */
 function keptOrNewItem(dialect: Dialect): string {
@@ -234,7 +237,7 @@ function keptOrNewItem(dialect: Dialect): string {
 }
 
 /** How many listed items had no kept text: the list then keeps theirs. */
-const MISSING = `SUM(CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END) AS missing`;
+const MISSING = `SUM(${IS_MISSING}) AS missing`;
 
 /**
  * MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); this hint lifts it for one
@@ -246,7 +249,7 @@ function groupConcatHint(dialect: Dialect): string {
 
 function rowsSql(dialect: Dialect): string {
   return `SELECT ${groupConcatHint(dialect)}f.name, ${bytes(dialect, keptOrNewItem(dialect))} AS open,
-      CASE WHEN li.feature_name IS NULL THEN 1 ELSE 0 END AS missing
+      ${IS_MISSING} AS missing
     ${FROM_PROJECT} ORDER BY f.name`;
 }
 
@@ -267,8 +270,7 @@ export const KEEP_AT_MOST = 10_000;
  */
 function keepSql(dialect: Dialect): string {
   return `INSERT ${groupConcatHint(dialect)}INTO feature_list_items (feature_name, stamp, generation, item)
-    SELECT f.name, f.list_stamp,
-      (SELECT generation FROM feature_list_generation WHERE id = 1), ${itemSql(dialect)}
+    SELECT f.name, f.list_stamp, ${GENERATION}, ${itemSql(dialect)}
     ${FROM_PROJECT} AND li.feature_name IS NULL ORDER BY f.name LIMIT ${KEEP_AT_MOST}
     ${upsertTail(dialect, ['feature_name'], ['stamp', 'generation', 'item'], { selectHasWhere: true })}`;
 }
