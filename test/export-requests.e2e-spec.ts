@@ -251,8 +251,14 @@ describe('export: requests', () => {
   });
 
   describe('one read transaction, a fixed number of statements', () => {
-    /** The statements of the export itself (a token lookup may come first when its cache expired). */
-    const measure = async (body: object) => {
+    /**
+     * The statements of the export itself (a token lookup may come first when its cache expired).
+     * Warm by default: an export before it has kept the strategy items, which this one reads; a
+     * cold one starts with none kept.
+     */
+    const measure = async (body: object, { cold = false } = {}) => {
+      if (cold) await t.dataSource.query('DELETE FROM export_strategy_items');
+      else await exportOf(t, body);
       const { result, statements } = await t.sql.measure(() => exportOf(t, body));
       const own = statements.filter((sql) => !/api_tokens|role_permissions/.test(sql));
       return { document: result, count: own.length, statements: own };
@@ -281,7 +287,8 @@ describe('export: requests', () => {
       {
         scan,
         onFeatures = `f\\.name IN \\(${selection}\\)`,
-      }: { scan: boolean; onFeatures?: string },
+        cold = false,
+      }: { scan: boolean; onFeatures?: string; cold?: boolean },
     ) => {
       const walk = scan && mariadb() ? "SET STATEMENT optimizer_switch='semijoin=off' FOR " : '';
       return [
@@ -292,9 +299,18 @@ describe('export: requests', () => {
         new RegExp(
           `^${walk}SELECT .* FROM feature_environments fe WHERE .* IN \\(${selection}\\) ORDER BY fe\\.feature_name`,
         ),
+        // Which features' kept strategy items are missing or stale: none when warm, and the
+        // kept items are read instead of the strategies.
         new RegExp(
-          `^SELECT .* FROM feature_strategies fs WHERE .* IN \\(${selection}\\) ORDER BY fs\\.feature_name`,
+          `^SELECT f\\.name, f\\.list_stamp AS stamp, .* FROM features f LEFT JOIN export_strategy_items k .* WHERE ${onFeatures} AND k\\.feature_name IS NULL ORDER BY f\\.name LIMIT \\d+$`,
         ),
+        cold
+          ? new RegExp(
+              `^SELECT fs\\.feature_name AS feature, .* FROM feature_strategies fs WHERE .* IN \\(${selection}\\) ORDER BY fs\\.feature_name`,
+            )
+          : new RegExp(
+              `^SELECT k\\.items, k\\.names FROM export_strategy_items k WHERE .* IN \\(${selection}\\) .*ORDER BY k\\.feature_name$`,
+            ),
         /^SELECT .* FROM context_fields /,
         /^SELECT id, name FROM segments WHERE id IN \(SELECT \w+\.?\w* FROM (json_each|JSON_TABLE)\(\?/,
         new RegExp(
@@ -324,6 +340,39 @@ describe('export: requests', () => {
       const inside = insideOf(statements);
       expect(inside).toHaveLength(patterns.length);
       inside.forEach((sql, i) => expect(sql).toMatch(patterns[i]));
+    });
+
+    it('cold: reads the strategies, and keeps their items once the snapshot has ended', async () => {
+      const { statements } = await measure(
+        { environment: 'development', project: 'large' },
+        { cold: true },
+      );
+      const patterns = [
+        /^SELECT name FROM environments /,
+        /^SELECT id FROM projects /,
+        ...reads(
+          'SELECT fp\\.name FROM features fp WHERE fp\\.project_id = \\? AND fp\\.archived_at IS NULL',
+          {
+            scan: true,
+            onFeatures: 'f\\.project_id = \\? AND f\\.archived_at IS NULL',
+            cold: true,
+          },
+        ),
+        /^COMMIT$/,
+        /^INSERT INTO events /,
+        // The keep: one transaction, one statement for the 1,000 features' items.
+        /^(BEGIN|START TRANSACTION)/,
+        /^INSERT INTO export_strategy_items /,
+        /^COMMIT$/,
+      ];
+      const inside = insideOf(statements);
+      expect(inside).toHaveLength(patterns.length);
+      inside.forEach((sql, i) => expect(sql).toMatch(patterns[i]));
+      const [{ kept }] = await t.dataSource.query(
+        `SELECT COUNT(*) AS kept FROM export_strategy_items WHERE environment_name = 'development'
+            AND feature_name IN (SELECT name FROM features WHERE project_id = 'large')`,
+      );
+      expect(Number(kept)).toBe(1000);
     });
 
     it('by names: the list goes into a temporary table once, which each read joins', async () => {

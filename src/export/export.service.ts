@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
@@ -14,7 +14,7 @@ import { FeatureEnvironmentsStore } from '../features/feature-environments.store
 import { toDependencyDto } from '../features/feature-mappers';
 import { FeatureTagsStore } from '../features/feature-tags.store';
 import { ExportScope, ExportSelection, FeaturesStore } from '../features/features.store';
-import { StrategiesStore } from '../features/strategies.store';
+import { KeptStrategyItems, StrategiesStore } from '../features/strategies.store';
 import type { StrategyVariant, Variant } from '../features/variant';
 import { BUILT_IN_STICKINESS } from '../features/variant-rules';
 import { ProjectsStore } from '../projects/projects.store';
@@ -157,6 +157,7 @@ const LATER_LISTS: ListKey[] = [
  */
 @Injectable()
 export class ExportService implements OnModuleDestroy {
+  private readonly logger = new Logger(ExportService.name);
   private readonly dialect: Dialect;
   private readonly snapshots: ReadSnapshots;
 
@@ -224,6 +225,7 @@ export class ExportService implements OnModuleDestroy {
   ): AsyncGenerator<Buffer> {
     progress.started = true;
     const out = new DocumentWriter();
+    const kept: StrategiesToKeep[] = [];
     let features = 0;
     let failed = false;
     try {
@@ -248,7 +250,7 @@ export class ExportService implements OnModuleDestroy {
         for (const key of LATER_LISTS) out.list(key);
       } else {
         const scans = await this.scans(snapshot, features);
-        yield* this.selectedData(snapshot, environment, scope, scans, out);
+        yield* this.selectedData(snapshot, environment, scope, scans, out, kept);
       }
       if (selection.rule === 'names') await snapshot.query(ddl.drop);
     } catch (error) {
@@ -266,7 +268,23 @@ export class ExportService implements OnModuleDestroy {
       environment,
       data: { selection, features },
     });
+    for (const keep of kept) await this.keepStrategies(environment, keep);
     yield* out.end();
+  }
+
+  /**
+   * Keeps the strategy items an export has checked, for the next export, once its snapshot has
+   * ended. The export has its answer already, so a failure here (a conflict, a feature deleted
+   * meanwhile) costs only the next export's time: it is logged, not thrown.
+   */
+  private async keepStrategies(environment: string, keep: StrategiesToKeep): Promise<void> {
+    try {
+      await this.strategies.keepForExport(environment, keep.generation, keep.items);
+    } catch (error) {
+      this.logger.warn(
+        `Could not keep the export's strategy items of environment ${environment}: ${(error as Error).message}`,
+      );
+    }
   }
 
   /**
@@ -294,6 +312,7 @@ export class ExportService implements OnModuleDestroy {
     scope: ExportScope,
     scans: Scans,
     out: DocumentWriter,
+    kept: StrategiesToKeep[],
   ): AsyncGenerator<Buffer> {
     const found = new Definitions();
     out.list('featureEnvironments');
@@ -309,9 +328,35 @@ export class ExportService implements OnModuleDestroy {
     }
 
     out.list('featureStrategies');
-    for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
-      for (const item of rows) out.item(itemJson(item, found.strategySinks, found.collectStrategy));
-      yield* out.take();
+    const stale = await this.strategies.staleKeptForExport(
+      snapshot,
+      scope,
+      environment,
+      KEEP_AT_MOST,
+    );
+    if (stale.features.length === 0) {
+      for await (const rows of this.strategies.readKeptForExport(snapshot, scope, environment)) {
+        for (const row of rows) {
+          out.item(row.items);
+          found.kept(row.names);
+        }
+        yield* out.take();
+      }
+    } else {
+      const keeper = stale.generation === null ? null : new StrategyKeeper(stale.features);
+      for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
+        for (const row of rows) {
+          found.recording = keeper?.next(row.feature) ?? null;
+          const text = itemJson(row.item, found.strategySinks, found.collectStrategy);
+          out.item(text);
+          keeper?.add(text);
+        }
+        yield* out.take();
+      }
+      found.recording = null;
+      if (keeper && stale.generation !== null) {
+        kept.push({ generation: stale.generation, items: keeper.done() });
+      }
     }
 
     // Context fields, segments and tag types are definitions, few whatever the number of
@@ -356,29 +401,114 @@ export class ExportService implements OnModuleDestroy {
 
 const text = JSON.stringify;
 
-function addStickiness(names: Set<string>, stickiness: unknown): void {
-  if (typeof stickiness === 'string' && !BUILT_IN_STICKINESS.includes(stickiness))
-    names.add(stickiness);
+/**
+ * How many features' strategy items one export keeps at most, and how many bytes of them: what it
+ * holds until its snapshot ends. A selection with more stale features is kept over a few exports.
+ */
+const KEEP_AT_MOST = 10_000;
+const KEEP_BYTES = 8 * 1024 * 1024;
+
+/** The strategy items an export checked, to keep once its snapshot has ended. */
+interface StrategiesToKeep {
+  generation: number;
+  items: KeptStrategyItems[];
+}
+
+/** The context fields and segments some items name. */
+interface Names {
+  contextNames: Set<string>;
+  segmentIds: Set<number>;
+}
+
+/** The names kept with a feature's items, as JSON: `[[context field names], [segment ids]]`. */
+function namesText(names: Names): string {
+  return JSON.stringify([[...names.contextNames], [...names.segmentIds]]);
+}
+
+/**
+ * Gathers the checked strategy items of the stale features (staleKeptForExport) as the cold
+ * export writes them, feature by feature (the rows come by feature), for keepForExport. A stale
+ * feature the rows never name has no strategies in the environment: it is kept with none, so that
+ * the next export finds it current. Past KEEP_BYTES it stops at a feature's start; the features
+ * from there on stay stale for a later export.
+ */
+class StrategyKeeper {
+  private readonly stamps: Map<string, number>;
+  private readonly recorded = new Map<string, { items: string[]; names: Names }>();
+  private current: { items: string[]; names: Names } | null = null;
+  private bytes = 0;
+  /** The first stale feature not recorded for want of room, if any. */
+  private stoppedAt: string | null = null;
+
+  constructor(stale: ReadonlyArray<{ name: string; stamp: number }>) {
+    this.stamps = new Map(stale.map((feature) => [feature.name, feature.stamp]));
+  }
+
+  /** Where the names of `feature`'s next item go: its record, or nowhere if it is not kept. */
+  next(feature: string): Names | null {
+    const open = this.recorded.get(feature);
+    if (open) {
+      this.current = open;
+      return open.names;
+    }
+    this.current = null;
+    if (!this.stamps.has(feature) || this.stoppedAt !== null) return null;
+    if (this.bytes > KEEP_BYTES) {
+      this.stoppedAt = feature;
+      return null;
+    }
+    this.current = { items: [], names: { contextNames: new Set(), segmentIds: new Set() } };
+    this.recorded.set(feature, this.current);
+    return this.current.names;
+  }
+
+  /** The checked text of the item last announced by `next`. */
+  add(item: string): void {
+    if (!this.current) return;
+    this.current.items.push(item);
+    this.bytes += item.length + 1;
+  }
+
+  done(): KeptStrategyItems[] {
+    const kept: KeptStrategyItems[] = [];
+    const stoppedAt = this.stoppedAt;
+    for (const [name, stamp] of this.stamps) {
+      const record = this.recorded.get(name);
+      // Unseen before the stop: no strategies (the rows come in the same byte order).
+      if (!record && stoppedAt !== null && compareBytes(name, stoppedAt) >= 0) continue;
+      kept.push({
+        name,
+        stamp,
+        items: record ? record.items.join(',') : '',
+        names: record ? namesText(record.names) : '[[],[]]',
+      });
+    }
+    return kept;
+  }
 }
 
 /**
  * What the export collects from its items while it writes them: the context fields that
  * environment variants and strategies name, the strategies' segments and the tags' types. Each
  * list has sinks, for canonicalScan to fill while it checks an item, and a collector, which finds
- * the same values in an item that had to be parsed.
+ * the same values in an item that had to be parsed. While strategies are kept (StrategyKeeper),
+ * what an item names also goes to its feature's record, `recording`.
  */
 class Definitions {
   readonly contextNames = new Set<string>();
   readonly segmentIds = new Set<number>();
   readonly tagTypes = new Set<string>();
+  recording: Names | null = null;
+  /** The kept names texts already taken: kept features mostly name the same few. */
+  private readonly keptNames = new Set<string>();
 
   private readonly stickiness = (path: JsonPath): PathSink => ({
     path,
-    take: (value) => addStickiness(this.contextNames, value),
+    take: (value) => this.addStickiness(value),
   });
   private readonly contextName = (path: JsonPath): PathSink => ({
     path,
-    take: (value) => this.contextNames.add(value),
+    take: (value) => this.addContextName(value),
   });
 
   readonly environmentSinks: PathSink[] = [
@@ -389,14 +519,14 @@ class Definitions {
     this.stickiness(['parameters', 'stickiness']),
     this.contextName(['constraints', null, 'contextName']),
     this.stickiness(['variants', null, 'stickiness']),
-    { path: ['segments', null], kind: 'integer', take: (id) => this.segmentIds.add(Number(id)) },
+    { path: ['segments', null], kind: 'integer', take: (id) => this.addSegment(Number(id)) },
   ];
   readonly tagSinks: PathSink[] = [{ path: ['tagType'], take: (type) => this.tagTypes.add(type) }];
 
   readonly collectEnvironment = (parsed: { variants: Variant[] }): void => {
     for (const variant of parsed.variants) {
-      addStickiness(this.contextNames, variant.stickiness);
-      for (const override of variant.overrides ?? []) this.contextNames.add(override.contextName);
+      this.addStickiness(variant.stickiness);
+      for (const override of variant.overrides ?? []) this.addContextName(override.contextName);
     }
   };
 
@@ -406,15 +536,40 @@ class Definitions {
     variants: StrategyVariant[];
     segments: number[];
   }): void => {
-    addStickiness(this.contextNames, parsed.parameters.stickiness);
-    for (const constraint of parsed.constraints) this.contextNames.add(constraint.contextName);
-    for (const variant of parsed.variants) addStickiness(this.contextNames, variant.stickiness);
-    for (const id of parsed.segments) this.segmentIds.add(id);
+    this.addStickiness(parsed.parameters.stickiness);
+    for (const constraint of parsed.constraints) this.addContextName(constraint.contextName);
+    for (const variant of parsed.variants) this.addStickiness(variant.stickiness);
+    for (const id of parsed.segments) this.addSegment(id);
   };
 
   readonly collectTag = (parsed: { tagType: string }): void => {
     this.tagTypes.add(parsed.tagType);
   };
+
+  /** What a kept feature's items name (namesText), taken once per distinct text. */
+  kept(names: string): void {
+    if (this.keptNames.has(names)) return;
+    const [contextNames, segmentIds] = JSON.parse(names) as [string[], number[]];
+    for (const name of contextNames) this.contextNames.add(name);
+    for (const id of segmentIds) this.segmentIds.add(id);
+    if (this.keptNames.size < MAX_KEPT_NAMES) this.keptNames.add(names);
+  }
+
+  /** A stickiness names a context field unless it is a built-in one. */
+  private addStickiness(stickiness: unknown): void {
+    if (typeof stickiness !== 'string' || BUILT_IN_STICKINESS.includes(stickiness)) return;
+    this.addContextName(stickiness);
+  }
+
+  private addContextName(name: string): void {
+    this.contextNames.add(name);
+    this.recording?.contextNames.add(name);
+  }
+
+  private addSegment(id: number): void {
+    this.segmentIds.add(id);
+    this.recording?.segmentIds.add(id);
+  }
 
   /** A feature environment's item as the document's bytes; one without variants needs no scan. */
   environment(item: string): string {
@@ -430,6 +585,9 @@ class Definitions {
     return item;
   }
 }
+
+/** How many distinct kept names texts an export remembers having taken (few, normally). */
+const MAX_KEPT_NAMES = 1024;
 
 // The two lists of small items, about two thirds of an export's items, are mostly text that needs
 // no escape: for them a whole-item match replaces canonicalScan (measured: docs/benchmarks.md,

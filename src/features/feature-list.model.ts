@@ -13,7 +13,7 @@ import {
 } from '../database/sql-dialect';
 import { placeholders, toNumber } from '../database/sql-values';
 import { EventChange, EventsService } from '../events/events.service';
-import { featureNamesSql } from './features.store';
+import { featureNamesSql, LIST_GENERATION_SQL } from './features.store';
 import { stageRankSql } from './lifecycle.store';
 
 /** One list item as JSON bytes without its closing brace, so that people can still be appended. */
@@ -220,10 +220,9 @@ function bytes(dialect: Dialect, text: string): string {
 
 /**
  * The project's active features, each with its kept item (`li`) when that was written from the
- * feature's current stamp and the current generation, else with none. The generation is read by a
- * sub-select, so that a missing row can only make every item be written anew.
+ * feature's current stamp and the current generation, else with none.
  */
-const GENERATION = `(SELECT generation FROM feature_list_generation WHERE id = 1)`;
+const GENERATION = LIST_GENERATION_SQL;
 const FROM_PROJECT = `FROM features f LEFT JOIN feature_list_items li
     ON li.feature_name = f.name AND li.stamp = f.list_stamp AND li.generation = ${GENERATION}
   WHERE f.project_id = ? AND f.archived_at IS NULL`;

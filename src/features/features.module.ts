@@ -30,6 +30,7 @@ import { FeatureSearchController } from './feature-search.controller';
 import { FeatureSearchModel } from './feature-search.model';
 import { FeatureListGeneration } from './feature-list-generation.entity';
 import { FeatureListItem } from './feature-list-item.entity';
+import { ExportStrategyItem } from './export-strategy-item.entity';
 import { FeatureListModel } from './feature-list.model';
 import { FeatureSearchService } from './feature-search.service';
 import { FeatureTypesController } from './feature-types.controller';
@@ -61,6 +62,7 @@ import { VariantsService } from './variants.service';
       FeatureLifecycle,
       FeatureListItem,
       FeatureListGeneration,
+      ExportStrategyItem,
     ]),
     FeatureStoresModule,
     ProjectsModule,

@@ -85,6 +85,13 @@ export function featureNamesSql(selection: FeatureSelection): { list: string; pa
   };
 }
 
+/**
+ * The list generation (feature_list_generation, one row) as a sub-select: kept texts are current
+ * only while it and the feature's list_stamp match what they were written from. A missing row
+ * reads as NULL, which matches nothing, so that every text is written anew rather than trusted.
+ */
+export const LIST_GENERATION_SQL = `(SELECT generation FROM feature_list_generation WHERE id = 1)`;
+
 /** Features of a project, as a sub-select of names. */
 export const FEATURES_OF_PROJECT_SQL = 'SELECT name FROM features WHERE project_id = ?';
 

@@ -6,6 +6,7 @@ import { DataText, dataText, loadValues } from '../database/load-data';
 import {
   dialectOf,
   forUpdate,
+  insertValues,
   jsonRecords,
   sqlConcat,
   sqlJsonBoolean,
@@ -13,6 +14,7 @@ import {
   sqlJsonString,
   sqlStoredJson,
   SqlValue,
+  upsertTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
@@ -22,6 +24,7 @@ import {
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
   FeatureSelection,
+  LIST_GENERATION_SQL,
 } from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
 import type { StrategyDto } from './dto/strategy.dto';
@@ -41,6 +44,27 @@ export function segmentIdList(value: unknown): number[] {
   if (value === null || value === undefined) return [];
   const ids = String(value).split(',').map(Number);
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
+}
+
+/** A row of the export's strategies: the item's text (ExportItem) and the feature it is of. */
+export interface ExportStrategyRow {
+  feature: string;
+  item: ExportItem;
+}
+
+/** A feature's kept strategy items in one environment, as the export reads them. */
+export interface KeptStrategyRow {
+  /** The items' checked text, joined by commas, in the export's order. */
+  items: string;
+  /** What the items name, as JSON: `[[context field names], [segment ids]]`. */
+  names: string;
+}
+
+/** What an export keeps of one feature's strategies in one environment. */
+export interface KeptStrategyItems extends KeptStrategyRow {
+  name: string;
+  /** The feature's list stamp in the snapshot the items were read in. */
+  stamp: number;
 }
 
 /** A strategy as the import writes it: JSON columns as text, booleans as 0/1, local segment ids. */
@@ -503,13 +527,14 @@ export class StrategiesStore {
   /**
    * The export's read: the selected features' strategies in one environment, in one statement,
    * by feature (bytes), sortOrder and id (bytes), each as the text of StrategyDto: the stored JSON
-   * columns spliced in, the segment ids ascending from a correlated sub-select (issue 15).
+   * columns spliced in, the segment ids ascending from a correlated sub-select (issue 15). Each
+   * row also names its feature, for the items kept after the export (keepForExport).
    */
   readForExport(
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<ExportItem[]> {
+  ): AsyncIterable<ExportStrategyRow[]> {
     const dialect = dialectOf(this.dataSource);
     const segments = `(SELECT GROUP_CONCAT(CAST(fss.segment_id AS CHAR) ORDER BY fss.segment_id)
       FROM feature_strategy_segments fss WHERE fss.strategy_id = fs.id)`;
@@ -525,12 +550,104 @@ export class StrategiesStore {
       ['disabled', sqlJsonBoolean('fs.disabled = 1')],
       ['segments', sqlConcat(dialect, [`'['`, `COALESCE(${segments}, '')`, `']'`])],
     ]);
-    return reader.texts(
-      `SELECT ${item} AS item FROM feature_strategies fs
+    return reader.batches(
+      `SELECT fs.feature_name AS feature, ${item} AS item FROM feature_strategies fs
         WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
         ORDER BY fs.feature_name, fs.sort_order, fs.id`,
       [environment, ...scope.params],
     );
+  }
+
+  /**
+   * The selected features whose kept strategy items in `environment` (export_strategy_items) are
+   * missing or not current: written before the feature's last change (its list stamp) or before
+   * the list generation last moved. At most `limit`, by name, each with its stamp, and the
+   * generation, as the export's snapshot reads them: the numbers to keep their new items with.
+   */
+  async staleKeptForExport(
+    reader: ReadSnapshot,
+    scope: ExportScope,
+    environment: string,
+    limit: number,
+  ): Promise<{ features: Array<{ name: string; stamp: number }>; generation: number | null }> {
+    const where = scope.onFeatures ?? { sql: `f.name IN (${scope.sql})`, params: scope.params };
+    const rows: Array<{ name: string; stamp: unknown; generation: unknown }> = await reader.query(
+      `SELECT f.name, f.list_stamp AS stamp, ${LIST_GENERATION_SQL} AS generation
+         FROM features f LEFT JOIN export_strategy_items k
+           ON k.environment_name = ? AND k.feature_name = f.name
+          AND k.stamp = f.list_stamp AND k.generation = ${LIST_GENERATION_SQL}
+        WHERE ${where.sql} AND k.feature_name IS NULL
+        ORDER BY f.name LIMIT ${Math.trunc(limit)}`,
+      [environment, ...where.params],
+    );
+    return {
+      features: rows.map((row) => ({ name: row.name, stamp: toNumber(row.stamp) })),
+      generation: rows.length > 0 ? toNullableNumber(rows[0].generation) : null,
+    };
+  }
+
+  /**
+   * The kept strategy items of the selected features in `environment`, by feature: one row per
+   * feature that has strategies there. Only for a snapshot in which staleKeptForExport found none
+   * of the selected features stale, so that every row read here is current in it.
+   */
+  readKeptForExport(
+    reader: ReadSnapshot,
+    scope: ExportScope,
+    environment: string,
+  ): AsyncIterable<KeptStrategyRow[]> {
+    return reader.batches(
+      `SELECT k.items, k.names FROM export_strategy_items k
+        WHERE k.environment_name = ? AND k.feature_name IN (${scope.sql}) AND k.items <> ''
+        ORDER BY k.feature_name`,
+      [environment, ...scope.params],
+    );
+  }
+
+  /**
+   * Keeps these features' strategy items in `environment`, with the stamps and the generation
+   * they were read with, in one transaction. A row kept from numbers that have moved on since is
+   * never used (staleKeptForExport), so an export that raced a change keeps nothing wrong.
+   */
+  async keepForExport(
+    environment: string,
+    generation: number,
+    kept: ReadonlyArray<KeptStrategyItems>,
+  ): Promise<void> {
+    if (kept.length === 0) return;
+    const dialect = dialectOf(this.dataSource);
+    const columns = ['environment_name', 'feature_name', 'stamp', 'generation', 'items', 'names'];
+    const head = `INSERT INTO export_strategy_items (${columns.join(', ')})`;
+    const tail = upsertTail(dialect, columns.slice(0, 2), columns.slice(2));
+    await this.dataSource.transaction(async (tx) => {
+      if (dialect !== 'sqlite') {
+        const rows = kept.map((k): SqlValue[] => [
+          environment,
+          k.name,
+          k.stamp,
+          generation,
+          k.items,
+          k.names,
+        ]);
+        await insertValues(tx, head, rows, tail);
+        return;
+      }
+      const records = kept.map((k) => ({ ...k, environment, generation }));
+      await tx.query(
+        `${head} SELECT environment, name, stamp, generation, items, names FROM (${jsonRecords(
+          dialect,
+          {
+            environment: 'name',
+            name: 'name',
+            stamp: 'int',
+            generation: 'int',
+            items: 'text',
+            names: 'text',
+          },
+        )}) ${tail}`,
+        [JSON.stringify(records)],
+      );
+    });
   }
 
   /** How many strategies these features have in the environment (one statement). */

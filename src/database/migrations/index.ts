@@ -8,6 +8,7 @@ import { FeatureSearchIndex1764200000000 } from './1764200000000-feature-search-
 import { WriteClaims1764300000000 } from './1764300000000-write-claims';
 import { ListIndexes1764400000000 } from './1764400000000-list-indexes';
 import { ListItems1764500000000 } from './1764500000000-list-items';
+import { ExportStrategyItems1764600000000 } from './1764600000000-export-strategy-items';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   WriteClaims1764300000000,
   ListIndexes1764400000000,
   ListItems1764500000000,
+  ExportStrategyItems1764600000000,
 ];
