@@ -154,6 +154,14 @@ const LATER_LISTS: ListKey[] = [
  * MariaDB's upper-case `\u` escapes), and parsed and serialised again only when not. The same scan
  * collects the context fields, segments and tag types the items name. The errors rules.md §6
  * names (unknown environment or project) are found in the snapshot before the first byte.
+ *
+ * **Kept strategy items.** The strategies, most of the document and of its checking, are also
+ * kept per feature and environment once checked (export_strategy_items), with the feature's list
+ * stamp and the list generation they were read with: the numbers every change bumps in its own
+ * transaction (FeatureListModel.follow). An export first asks, in its snapshot, which selected
+ * features have no current kept row. None: it reads the kept rows, already checked, with what
+ * they name. Any: it reads and checks the strategies as before, and keeps those features' items
+ * once its snapshot has ended (decisions-export.md, "Kept strategy items per feature").
  */
 @Injectable()
 export class ExportService implements OnModuleDestroy {

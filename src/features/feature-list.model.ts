@@ -46,6 +46,9 @@ export const DOCUMENT_TAIL = ']}';
  * when it had to, it keeps their new text for the next list. So a kept text is never older than
  * what it shows, on one server or on a Galera cluster, whatever runs at the same time.
  *
+ * The export keeps each feature's strategy items by the same two numbers (decisions-export.md,
+ * "Kept strategy items per feature"), so what bumps them here also retires those.
+ *
  * What an item carries is decided in docs/decisions-features.md; a field whose value is null or an
  * empty list is left out. The items equal the feature records on those fields (a test compares
  * them), so the SQL below mirrors feature-mappers.ts.
@@ -133,7 +136,11 @@ export class FeatureListModel {
 /** Past this many features, one write bumps the generation instead of each stamp. */
 const MAX_STAMPED = 500;
 
-/** Changes that never alter what a list item shows. */
+/**
+ * Changes that never alter what a list item shows, nor the strategy items the export keeps with
+ * the same numbers (StrategiesStore.staleKeptForExport): those carry segment ids and context
+ * field names, never what a segment or context field holds.
+ */
 const OUTSIDE_ITEMS = new Set([
   'api-token-created',
   'api-token-deleted',
