@@ -234,7 +234,7 @@ export class ExportService implements OnModuleDestroy {
   ): AsyncGenerator<Buffer> {
     progress.started = true;
     const out = new DocumentWriter();
-    const kept: StrategiesToKeep[] = [];
+    let keep: StrategiesToKeep | undefined;
     let features = 0;
     let failed = false;
     try {
@@ -259,7 +259,7 @@ export class ExportService implements OnModuleDestroy {
         for (const key of LATER_LISTS) out.list(key);
       } else {
         const scans = await this.scans(snapshot, features);
-        yield* this.selectedData(snapshot, environment, scope, scans, out, kept);
+        keep = yield* this.selectedData(snapshot, environment, scope, scans, out);
       }
       if (selection.rule === 'names') await snapshot.query(ddl.drop);
     } catch (error) {
@@ -277,7 +277,7 @@ export class ExportService implements OnModuleDestroy {
       environment,
       data: { selection, features },
     });
-    for (const keep of kept) await this.keepStrategies(environment, keep);
+    if (keep) await this.keepStrategies(environment, keep);
     yield* out.end();
   }
 
@@ -314,16 +314,19 @@ export class ExportService implements OnModuleDestroy {
     };
   }
 
-  /** The selected features' other data: one statement per table, each written as it is read. */
+  /**
+   * The selected features' other data: one statement per table, each written as it is read.
+   * Returns the strategy items to keep once the snapshot has ended, if any were stale.
+   */
   private async *selectedData(
     snapshot: ReadSnapshot,
     environment: string,
     scope: ExportScope,
     scans: Scans,
     out: DocumentWriter,
-    kept: StrategiesToKeep[],
-  ): AsyncGenerator<Buffer> {
+  ): AsyncGenerator<Buffer, StrategiesToKeep | undefined> {
     const found = new Definitions();
+    let keep: StrategiesToKeep | undefined;
     out.list('featureEnvironments');
     const environments = this.featureEnvironments.readForExport(
       snapshot,
@@ -364,7 +367,7 @@ export class ExportService implements OnModuleDestroy {
       }
       found.recording = null;
       if (keeper && stale.generation !== null) {
-        kept.push({ generation: stale.generation, items: keeper.done() });
+        keep = { generation: stale.generation, items: keeper.done() };
       }
     }
 
@@ -405,6 +408,7 @@ export class ExportService implements OnModuleDestroy {
       yield* out.take();
     }
     if (child) out.item(text(child));
+    return keep;
   }
 }
 
