@@ -24,8 +24,10 @@ function namesText(names: Names): string {
  */
 export class StrategyKeeper {
   private readonly stamps: Map<string, number>;
-  private readonly recorded = new Map<string, { items: string[]; names: Names }>();
-  private current: { items: string[]; names: Names } | null = null;
+  /** The features recorded whole: their items joined, and what they name. */
+  private readonly recorded = new Map<string, { items: string; names: string }>();
+  /** The feature whose items are coming, while it is recorded. */
+  private current: { name: string; items: string[]; names: Names } | null = null;
   private bytes = 0;
   /** The first stale feature not recorded for want of room, if any. */
   private stoppedAt: string | null = null;
@@ -39,20 +41,16 @@ export class StrategyKeeper {
 
   /** Where the names of `feature`'s next item go: its record, or nowhere if it is not kept. */
   next(feature: string): Names | null {
-    const open = this.recorded.get(feature);
-    if (open) {
-      this.current = open;
-      return open.names;
-    }
-    this.current = null;
+    if (this.current?.name === feature) return this.current.names;
+    this.finish();
     if (!this.stamps.has(feature) || this.stoppedAt !== null) return null;
     if (this.bytes > this.maxBytes) {
       this.stoppedAt = feature;
       return null;
     }
-    this.current = { items: [], names: { contextNames: new Set(), segmentIds: new Set() } };
-    this.recorded.set(feature, this.current);
-    return this.current.names;
+    const names = { contextNames: new Set<string>(), segmentIds: new Set<number>() };
+    this.current = { name: feature, items: [], names };
+    return names;
   }
 
   /** The checked text of the item last announced by `next`. */
@@ -63,19 +61,26 @@ export class StrategyKeeper {
   }
 
   done(): KeptStrategyItems[] {
+    this.finish();
     const kept: KeptStrategyItems[] = [];
     const stoppedAt = this.stoppedAt;
     for (const [name, stamp] of this.stamps) {
       const record = this.recorded.get(name);
       // Unseen before the stop: no strategies (the rows come in the same byte order).
       if (!record && stoppedAt !== null && compareBytes(name, stoppedAt) >= 0) continue;
-      kept.push({
-        name,
-        stamp,
-        items: record ? record.items.join(',') : '',
-        names: record ? namesText(record.names) : '[[],[]]',
-      });
+      kept.push({ name, stamp, ...(record ?? { items: '', names: '[[],[]]' }) });
     }
     return kept;
+  }
+
+  /**
+   * Joins the feature's items once they have all come, so that the items themselves, written into
+   * the document already, can be collected.
+   */
+  private finish(): void {
+    if (!this.current) return;
+    const { name, items, names } = this.current;
+    this.recorded.set(name, { items: items.join(','), names: namesText(names) });
+    this.current = null;
   }
 }

@@ -67,6 +67,31 @@ export interface KeptStrategyItems extends KeptStrategyRow {
   stamp: number;
 }
 
+/**
+ * The most a statement of keepForExport sends: kept items are a cache, written after the export's
+ * answer, so a few more statements cost less than holding one statement of the whole text.
+ */
+const KEEP_STATEMENT_BYTES = 1024 * 1024;
+
+/** `rows` in parts of about `maxBytes` of text each (a row larger than that is a part alone). */
+function partsOf(rows: SqlValue[][], maxBytes: number): SqlValue[][][] {
+  const parts: SqlValue[][][] = [];
+  let part: SqlValue[][] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.reduce<number>((sum, value) => sum + String(value).length, 0);
+    if (part.length > 0 && bytes + size > maxBytes) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(row);
+    bytes += size;
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
+}
+
 /** A strategy as the import writes it: JSON columns as text, booleans as 0/1, local segment ids. */
 export interface ImportStrategyRow {
   feature: string;
@@ -619,34 +644,41 @@ export class StrategiesStore {
     const columns = ['environment_name', 'feature_name', 'stamp', 'generation', 'items', 'names'];
     const head = `INSERT INTO export_strategy_items (${columns.join(', ')})`;
     const tail = upsertTail(dialect, columns.slice(0, 2), columns.slice(2));
+    const rows = kept.map((k): SqlValue[] => [
+      environment,
+      k.name,
+      k.stamp,
+      generation,
+      k.items,
+      k.names,
+    ]);
     await this.dataSource.transaction(async (tx) => {
       if (dialect !== 'sqlite') {
-        const rows = kept.map((k): SqlValue[] => [
-          environment,
-          k.name,
-          k.stamp,
-          generation,
-          k.items,
-          k.names,
-        ]);
-        await insertValues(tx, head, rows, tail);
+        await insertValues(tx, head, rows, tail, KEEP_STATEMENT_BYTES);
         return;
       }
-      const records = kept.map((k) => ({ ...k, environment, generation }));
-      await tx.query(
-        `${head} SELECT environment, name, stamp, generation, items, names FROM (${jsonRecords(
-          dialect,
-          {
-            environment: 'name',
-            name: 'name',
-            stamp: 'int',
-            generation: 'int',
-            items: 'text',
-            names: 'text',
-          },
-        )}) ${tail}`,
-        [JSON.stringify(records)],
-      );
+      const select = `${head} SELECT environment, name, stamp, generation, items, names FROM (${jsonRecords(
+        dialect,
+        {
+          environment: 'name',
+          name: 'name',
+          stamp: 'int',
+          generation: 'int',
+          items: 'text',
+          names: 'text',
+        },
+      )}) ${tail}`;
+      for (const part of partsOf(rows, KEEP_STATEMENT_BYTES)) {
+        const records = part.map(([env, name, stamp, gen, items, names]) => ({
+          environment: env,
+          name,
+          stamp,
+          generation: gen,
+          items,
+          names,
+        }));
+        await tx.query(select, [JSON.stringify(records)]);
+      }
     });
   }
 
