@@ -24,6 +24,8 @@ export interface ReadSnapshot extends SqlReader {
    * row (the export's items, written by the database, issue 15).
    */
   texts(sql: string, parameters?: unknown[]): AsyncIterable<string[]>;
+  /** The same for a statement of a few columns: each row as an array of its values, in order. */
+  tuples<T extends unknown[]>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
   /** Ends the snapshot (its transaction, and a SQLite connection of its own). Idempotent. */
   close(): Promise<void>;
 }
@@ -98,9 +100,11 @@ export class ReadSnapshots {
         query: <T = unknown[]>(sql: string, parameters?: unknown[]) =>
           held.tx.query<T>(sql, parameters),
         batches: <T>(sql: string, parameters?: unknown[]) =>
-          streamedBatches<T>(held.tx, sql, parameters, false),
+          streamedBatches<T>(held.tx, sql, parameters, 'objects'),
         texts: (sql: string, parameters?: unknown[]) =>
-          streamedBatches<string>(held.tx, sql, parameters, true),
+          streamedBatches<string>(held.tx, sql, parameters, 'first'),
+        tuples: <T extends unknown[]>(sql: string, parameters?: unknown[]) =>
+          streamedBatches<T>(held.tx, sql, parameters, 'arrays'),
       },
       held.end,
     );
@@ -144,6 +148,14 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
       logger.logQuery(sql, parameters);
       const statement = db.prepare(sql).pluck(true);
       yield* inBatches(statement.iterate(...parameters) as IterableIterator<string>);
+    },
+    async *tuples<T extends unknown[]>(
+      sql: string,
+      parameters: unknown[] = [],
+    ): AsyncIterable<T[]> {
+      logger.logQuery(sql, parameters);
+      const statement = db.prepare(sql).raw(true);
+      yield* inBatches(statement.iterate(...parameters) as IterableIterator<T>);
     },
   };
 }
@@ -218,7 +230,7 @@ async function* streamedBatches<T>(
   tx: EntityManager,
   sql: string,
   parameters: unknown[] | undefined,
-  firstColumn: boolean,
+  shape: 'objects' | 'arrays' | 'first',
 ): AsyncIterable<T[]> {
   // The connection itself rather than QueryRunner.stream: a statement of the request traffic
   // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
@@ -228,7 +240,7 @@ async function* streamedBatches<T>(
   ).connect()) as StreamingConnection;
   tx.connection.logger.logQuery(sql, parameters);
   const stream = connection
-    .query({ sql, timeout: undefined, rowsAsArray: firstColumn }, parameters)
+    .query({ sql, timeout: undefined, rowsAsArray: shape !== 'objects' }, parameters)
     .stream();
   let ended = false;
   // The stream is destroyed with the statement's error, which it also emits: an emitter with no
@@ -244,7 +256,7 @@ async function* streamedBatches<T>(
     let batch: T[] = [];
     for (;;) {
       for (let row = stream.read() as unknown; row !== null; row = stream.read() as unknown) {
-        batch.push((firstColumn ? (row as unknown[])[0] : row) as T);
+        batch.push((shape === 'first' ? (row as unknown[])[0] : row) as T);
         if (batch.length === BATCH_ROWS) {
           yield batch;
           batch = [];

@@ -7,6 +7,7 @@ import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
 import { ReadSnapshot, ReadSnapshots } from '../database/read-snapshot';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
+import { toNullableNumber, toNumber } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { EventsService } from '../events/events.service';
 import { DependenciesStore } from '../features/dependencies.store';
@@ -235,6 +236,7 @@ export class ExportService implements OnModuleDestroy {
     progress.started = true;
     const out = new DocumentWriter();
     let keep: StrategiesToKeep | undefined;
+    const stale = new StaleFeatures();
     let features = 0;
     let failed = false;
     try {
@@ -250,8 +252,11 @@ export class ExportService implements OnModuleDestroy {
       }
       const scope = this.features.exportScope(selection, SELECTION_TABLE);
       out.list('features');
-      for await (const rows of this.features.readForExport(snapshot, scope)) {
-        for (const item of rows) out.item(quotedItemJson(item));
+      for await (const rows of this.features.readForExport(snapshot, scope, environment)) {
+        for (const [item, staleName, stamp, generation] of rows) {
+          out.item(quotedItemJson(item));
+          if (staleName !== null) stale.add(staleName, stamp, generation);
+        }
         features += rows.length;
         yield* out.take();
       }
@@ -259,7 +264,7 @@ export class ExportService implements OnModuleDestroy {
         for (const key of LATER_LISTS) out.list(key);
       } else {
         const scans = await this.scans(snapshot, features);
-        keep = yield* this.selectedData(snapshot, environment, scope, scans, out);
+        keep = yield* this.selectedData(snapshot, environment, scope, scans, out, stale);
       }
       if (selection.rule === 'names') await snapshot.query(ddl.drop);
     } catch (error) {
@@ -324,6 +329,7 @@ export class ExportService implements OnModuleDestroy {
     scope: ExportScope,
     scans: Scans,
     out: DocumentWriter,
+    stale: StaleFeatures,
   ): AsyncGenerator<Buffer, StrategiesToKeep | undefined> {
     const found = new Definitions();
     let keep: StrategiesToKeep | undefined;
@@ -340,13 +346,7 @@ export class ExportService implements OnModuleDestroy {
     }
 
     out.list('featureStrategies');
-    const stale = await this.strategies.staleKeptForExport(
-      snapshot,
-      scope,
-      environment,
-      KEEP_AT_MOST,
-    );
-    if (stale.features.length === 0) {
+    if (stale.count === 0) {
       for await (const rows of this.strategies.readKeptForExport(snapshot, scope, environment)) {
         for (const row of rows) {
           out.item(row.items);
@@ -419,6 +419,22 @@ const text = JSON.stringify;
  * holds until its snapshot ends. A selection with more stale features is kept over a few exports.
  */
 const KEEP_AT_MOST = 10_000;
+
+/**
+ * The selected features whose kept strategy items are missing or not current, as the features'
+ * read finds them: how many, and the first KEEP_AT_MOST with their stamps, to keep theirs anew.
+ */
+class StaleFeatures {
+  count = 0;
+  readonly features: Array<{ name: string; stamp: number }> = [];
+  generation: number | null = null;
+
+  add(name: string, stamp: unknown, generation: unknown): void {
+    this.count += 1;
+    if (this.features.length < KEEP_AT_MOST) this.features.push({ name, stamp: toNumber(stamp) });
+    this.generation = toNullableNumber(generation);
+  }
+}
 
 /** The strategy items an export checked, to keep once its snapshot has ended. */
 interface StrategiesToKeep {

@@ -24,7 +24,6 @@ import {
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
   FeatureSelection,
-  LIST_GENERATION_SQL,
 } from './features.store';
 import { StrategyCountRow, StrategyRow, toStrategyDto } from './feature-mappers';
 import type { StrategyDto } from './dto/strategy.dto';
@@ -584,37 +583,10 @@ export class StrategiesStore {
   }
 
   /**
-   * The selected features whose kept strategy items in `environment` (export_strategy_items) are
-   * missing or not current: written before the feature's last change (its list stamp) or before
-   * the list generation last moved. At most `limit`, by name, each with its stamp, and the
-   * generation, as the export's snapshot reads them: the numbers to keep their new items with.
-   */
-  async staleKeptForExport(
-    reader: ReadSnapshot,
-    scope: ExportScope,
-    environment: string,
-    limit: number,
-  ): Promise<{ features: Array<{ name: string; stamp: number }>; generation: number | null }> {
-    const where = scope.onFeatures ?? { sql: `f.name IN (${scope.sql})`, params: scope.params };
-    const rows: Array<{ name: string; stamp: unknown; generation: unknown }> = await reader.query(
-      `SELECT f.name, f.list_stamp AS stamp, ${LIST_GENERATION_SQL} AS generation
-         FROM features f LEFT JOIN export_strategy_items k
-           ON k.environment_name = ? AND k.feature_name = f.name
-          AND k.stamp = f.list_stamp AND k.generation = ${LIST_GENERATION_SQL}
-        WHERE ${where.sql} AND k.feature_name IS NULL
-        ORDER BY f.name LIMIT ${Math.trunc(limit)}`,
-      [environment, ...where.params],
-    );
-    return {
-      features: rows.map((row) => ({ name: row.name, stamp: toNumber(row.stamp) })),
-      generation: rows.length > 0 ? toNullableNumber(rows[0].generation) : null,
-    };
-  }
-
-  /**
    * The kept strategy items of the selected features in `environment`, by feature: one row per
-   * feature that has strategies there. Only for a snapshot in which staleKeptForExport found none
-   * of the selected features stale, so that every row read here is current in it.
+   * feature that has strategies there. Only for a snapshot in which the features' read
+   * (FeaturesStore.readForExport) found none of the selected features stale, so that every row
+   * read here is current in it.
    */
   readKeptForExport(
     reader: ReadSnapshot,
