@@ -160,9 +160,9 @@ const LATER_LISTS: ListKey[] = [
  * **Kept strategy items.** The strategies, most of the document and of its checking, are also
  * kept per feature and environment once checked (export_strategy_items), with the feature's list
  * stamp and the list generation they were read with: the numbers every change bumps in its own
- * transaction (FeatureListModel.follow). An export first asks, in its snapshot, which selected
- * features have no current kept row. None: it reads the kept rows, already checked, with what
- * they name. Any: it reads and checks the strategies as before, and keeps those features' items
+ * transaction (FeatureListModel.follow). The features' read, first in the snapshot, also says
+ * which selected features have no current kept row. None: the export reads the kept rows, already
+ * checked, with what they name. Any: it reads and checks the strategies as before, and keeps those features' items
  * once its snapshot has ended (decisions-export.md, "Kept strategy items per feature").
  */
 @Injectable()

@@ -16,7 +16,7 @@ function namesText(names: Names): string {
 }
 
 /**
- * Gathers the checked strategy items of the stale features (staleKeptForExport) as the cold
+ * Gathers the checked strategy items of the stale features (FeaturesStore.readForExport) as the cold
  * export writes them, feature by feature (the rows come by feature), for keepForExport. A stale
  * feature the rows never name has no strategies in the environment: it is kept with none, so that
  * the next export finds it current. Past KEEP_BYTES it stops at a feature's start; the features

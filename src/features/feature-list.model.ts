@@ -138,7 +138,7 @@ const MAX_STAMPED = 500;
 
 /**
  * Changes that never alter what a list item shows, nor the strategy items the export keeps with
- * the same numbers (StrategiesStore.staleKeptForExport): those carry segment ids and context
+ * the same numbers (FeaturesStore.readForExport): those carry segment ids and context
  * field names, never what a segment or context field holds.
  */
 const OUTSIDE_ITEMS = new Set([

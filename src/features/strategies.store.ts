@@ -604,7 +604,7 @@ export class StrategiesStore {
   /**
    * Keeps these features' strategy items in `environment`, with the stamps and the generation
    * they were read with, in one transaction. A row kept from numbers that have moved on since is
-   * never used (staleKeptForExport), so an export that raced a change keeps nothing wrong.
+   * never used (FeaturesStore.readForExport checks them), so an export that raced a change keeps nothing wrong.
    */
   async keepForExport(
     environment: string,
