@@ -2,7 +2,7 @@ import { compareBytes } from '../common/byte-order';
 import type { KeptStrategyItems } from '../features/strategies.store';
 
 /** How many bytes of strategy items one export gathers to keep at most. */
-export const KEEP_BYTES = 8 * 1024 * 1024;
+export const KEEP_BYTES = 4 * 1024 * 1024;
 
 /** The context fields and segments some items name. */
 export interface Names {
