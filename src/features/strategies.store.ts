@@ -72,19 +72,19 @@ export interface KeptStrategyItems extends KeptStrategyRow {
  */
 const KEEP_STATEMENT_BYTES = 1024 * 1024;
 
-/** `rows` in parts of about `maxBytes` of text each (a row larger than that is a part alone). */
-function partsOf(rows: SqlValue[][], maxBytes: number): SqlValue[][][] {
-  const parts: SqlValue[][][] = [];
-  let part: SqlValue[][] = [];
+/** The kept items in parts of about `maxBytes` of text each (a larger feature is a part alone). */
+function partsOf(kept: ReadonlyArray<KeptStrategyItems>, maxBytes: number): KeptStrategyItems[][] {
+  const parts: KeptStrategyItems[][] = [];
+  let part: KeptStrategyItems[] = [];
   let bytes = 0;
-  for (const row of rows) {
-    const size = row.reduce<number>((sum, value) => sum + String(value).length, 0);
+  for (const one of kept) {
+    const size = one.items.length + one.names.length;
     if (part.length > 0 && bytes + size > maxBytes) {
       parts.push(part);
       part = [];
       bytes = 0;
     }
-    part.push(row);
+    part.push(one);
     bytes += size;
   }
   if (part.length > 0) parts.push(part);
@@ -604,7 +604,8 @@ export class StrategiesStore {
   /**
    * Keeps these features' strategy items in `environment`, with the stamps and the generation
    * they were read with, in one transaction. A row kept from numbers that have moved on since is
-   * never used (FeaturesStore.readForExport checks them), so an export that raced a change keeps nothing wrong.
+   * never used (FeaturesStore.readForExport compares them), so an export that raced a change
+   * keeps nothing wrong.
    */
   async keepForExport(
     environment: string,
@@ -616,40 +617,24 @@ export class StrategiesStore {
     const columns = ['environment_name', 'feature_name', 'stamp', 'generation', 'items', 'names'];
     const head = `INSERT INTO export_strategy_items (${columns.join(', ')})`;
     const tail = upsertTail(dialect, columns.slice(0, 2), columns.slice(2));
-    const rows = kept.map((k): SqlValue[] => [
-      environment,
-      k.name,
-      k.stamp,
-      generation,
-      k.items,
-      k.names,
-    ]);
     await this.dataSource.transaction(async (tx) => {
       if (dialect !== 'sqlite') {
+        const rows = kept.map((k) => [environment, k.name, k.stamp, generation, k.items, k.names]);
         await insertValues(tx, head, rows, tail, KEEP_STATEMENT_BYTES);
         return;
       }
-      const select = `${head} SELECT environment, name, stamp, generation, items, names FROM (${jsonRecords(
-        dialect,
-        {
-          environment: 'name',
-          name: 'name',
-          stamp: 'int',
-          generation: 'int',
-          items: 'text',
-          names: 'text',
-        },
-      )}) ${tail}`;
-      for (const part of partsOf(rows, KEEP_STATEMENT_BYTES)) {
-        const records = part.map(([env, name, stamp, gen, items, names]) => ({
-          environment: env,
-          name,
-          stamp,
-          generation: gen,
-          items,
-          names,
-        }));
-        await tx.query(select, [JSON.stringify(records)]);
+      const records = jsonRecords(dialect, {
+        name: 'name',
+        stamp: 'int',
+        items: 'text',
+        names: 'text',
+      });
+      for (const part of partsOf(kept, KEEP_STATEMENT_BYTES)) {
+        await tx.query(`${head} SELECT ?, name, stamp, ?, items, names FROM (${records}) ${tail}`, [
+          environment,
+          generation,
+          JSON.stringify(part),
+        ]);
       }
     });
   }
