@@ -162,8 +162,9 @@ const LATER_LISTS: ListKey[] = [
  * stamp and the list generation they were read with: the numbers every change bumps in its own
  * transaction (FeatureListModel.follow). The features' read, first in the snapshot, also says
  * which selected features have no current kept row. None: the export reads the kept rows, already
- * checked, with what they name. Any: it reads and checks the strategies as before, and keeps those features' items
- * once its snapshot has ended (decisions-export.md, "Kept strategy items per feature").
+ * checked, with what they name. Any: it reads and checks the strategies as before, and keeps
+ * those features' items once its snapshot has ended (decisions-export.md, "Kept strategy items
+ * per feature").
  */
 @Injectable()
 export class ExportService implements OnModuleDestroy {
