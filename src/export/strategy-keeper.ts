@@ -16,11 +16,11 @@ function namesText(names: Names): string {
 }
 
 /**
- * Gathers the checked strategy items of the stale features (FeaturesStore.readForExport) as the cold
- * export writes them, feature by feature (the rows come by feature), for keepForExport. A stale
- * feature the rows never name has no strategies in the environment: it is kept with none, so that
- * the next export finds it current. Past KEEP_BYTES it stops at a feature's start; the features
- * from there on stay stale for a later export.
+ * Gathers the checked strategy items of the stale features (those FeaturesStore.readForExport
+ * finds) as the cold export writes them, feature by feature (the rows come by feature), for
+ * keepForExport. A stale feature the rows never name has no strategies in the environment: it is
+ * kept with none, so that the next export finds it current. Past KEEP_BYTES it stops at a
+ * feature's start; the features from there on stay stale for a later export.
  */
 export class StrategyKeeper {
   private readonly stamps: Map<string, number>;
