@@ -347,7 +347,7 @@ export class ExportService implements OnModuleDestroy {
     }
 
     out.list('featureStrategies');
-    if (stale.count === 0) {
+    if (stale.features.length === 0) {
       for await (const rows of this.strategies.readKeptForExport(snapshot, scope, environment)) {
         for (const row of rows) {
           out.item(row.items);
@@ -423,15 +423,14 @@ const KEEP_AT_MOST = 10_000;
 
 /**
  * The selected features whose kept strategy items are missing or not current, as the features'
- * read finds them: how many, and the first KEEP_AT_MOST with their stamps, to keep theirs anew.
+ * read finds them: the first KEEP_AT_MOST with their stamps (none when all are current), to keep
+ * theirs anew.
  */
 class StaleFeatures {
-  count = 0;
   readonly features: Array<{ name: string; stamp: number }> = [];
   generation: number | null = null;
 
   add(name: string, stamp: unknown, generation: unknown): void {
-    this.count += 1;
     if (this.features.length < KEEP_AT_MOST) this.features.push({ name, stamp: toNumber(stamp) });
     this.generation = toNullableNumber(generation);
   }

@@ -229,9 +229,8 @@ function bytes(dialect: Dialect, text: string): string {
  * The project's active features, each with its kept item (`li`) when that was written from the
  * feature's current stamp and the current generation, else with none.
  */
-const GENERATION = LIST_GENERATION_SQL;
 const FROM_PROJECT = `FROM features f LEFT JOIN feature_list_items li
-    ON li.feature_name = f.name AND li.stamp = f.list_stamp AND li.generation = ${GENERATION}
+    ON li.feature_name = f.name AND li.stamp = f.list_stamp AND li.generation = ${LIST_GENERATION_SQL}
   WHERE f.project_id = ? AND f.archived_at IS NULL`;
 
 /** 1 for a listed feature with no current kept text, else 0. */
@@ -276,7 +275,7 @@ export const KEEP_AT_MOST = 10_000;
  */
 function keepSql(dialect: Dialect): string {
   return `INSERT ${groupConcatHint(dialect)}INTO feature_list_items (feature_name, stamp, generation, item)
-    SELECT f.name, f.list_stamp, ${GENERATION}, ${itemSql(dialect)}
+    SELECT f.name, f.list_stamp, ${LIST_GENERATION_SQL}, ${itemSql(dialect)}
     ${FROM_PROJECT} AND li.feature_name IS NULL ORDER BY f.name LIMIT ${KEEP_AT_MOST}
     ${upsertTail(dialect, ['feature_name'], ['stamp', 'generation', 'item'], { selectHasWhere: true })}`;
 }
