@@ -13,10 +13,8 @@ RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: only the compiled app and production dependencies, run as the unprivileged node user.
 FROM node:20-bookworm-slim
-# glibc's malloc raises its mmap threshold after the first large block is freed, and from then on
-# serves such blocks from its heap, where freed space is seldom given back: a cold export of
-# 100,000 features then peaked about 25 MiB higher than one of 10,000 on SQLite. A fixed threshold
-# returns them on free (docs/decisions-export.md, "The allocator's threshold").
+# A fixed malloc threshold, so that a large export's peak does not grow with its size
+# (docs/decisions-export.md, "The allocator's threshold").
 ENV NODE_ENV=production PORT=3000 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
