@@ -9,11 +9,14 @@ import {
 import { IMPORT } from './import-fixtures';
 import { startTestApp, TestApp } from './support/test-app';
 
-// The export keeps each (feature, environment)'s strategy items between exports
-// (export_strategy_items). Every kind of write must leave no kept row behind that is older than
-// what it shows: after each write below, the export a client gets equals the export written from
+/** A read of the lists a kept run holds from their own tables. */
+const READS_TABLES = /FROM (feature_environments fe|feature_strategies fs|feature_tags ft)\b/;
+
+// The export keeps each run of features' environment, strategy and tag items between exports
+// (export_kept_runs). Every kind of write must leave no kept row behind that is older than what
+// it shows: after each write below, the export a client gets equals the export written from
 // scratch, byte for byte.
-describe('kept export strategy items', () => {
+describe('kept export runs', () => {
   const P = 'kept-export';
   const DEV = 'development';
   const CLONE = 'kept-export-clone';
@@ -40,7 +43,7 @@ describe('kept export strategy items', () => {
     environment = DEV,
   ): Promise<{ served: string; fromScratch: string }> {
     const served = await exportText(environment);
-    await t.dataSource.query('DELETE FROM export_strategy_items');
+    await t.dataSource.query('DELETE FROM export_kept_runs');
     const fromScratch = await exportText(environment);
     return { served, fromScratch };
   }
@@ -95,15 +98,15 @@ describe('kept export strategy items', () => {
   });
   afterAll(() => t.close());
 
-  it('keeps a row for every exported feature, and a second export reads them instead', async () => {
+  it('keeps the runs of an export, and a second export reads them instead of the tables', async () => {
     const first = await exportText();
     const [{ kept }] = await t.dataSource.query(
-      `SELECT COUNT(*) AS kept FROM export_strategy_items WHERE environment_name = 'development'`,
+      `SELECT COUNT(*) AS kept FROM export_kept_runs WHERE environment_name = 'development'`,
     );
-    expect(Number(kept)).toBe(FEATURES.length);
+    expect(Number(kept)).toBeGreaterThan(0);
     const again = await t.sql.measure(() => t.admin.post(EXPORT, exportBody(DEV)).expect(200));
-    expect(again.statements.filter((sql) => /INTO export_strategy_items/.test(sql))).toEqual([]);
-    expect(again.statements.filter((sql) => /FROM feature_strategies fs/.test(sql))).toEqual([]);
+    expect(again.statements.filter((sql) => /INTO export_kept_runs/.test(sql))).toEqual([]);
+    expect(again.statements.filter((sql) => READS_TABLES.test(sql))).toEqual([]);
     expect(again.result.text).toBe(first);
   });
 
@@ -209,6 +212,16 @@ describe('kept export strategy items', () => {
       'a tag added',
       () => t.admin.post('/api/admin/features/b/tags', { type: 'simple', value: 'xx' }).expect(201),
     ],
+    ['a tag removed', () => t.admin.delete('/api/admin/features/a/tags/simple/one').expect(204)],
+    [
+      'a tag of a new type added',
+      async () => {
+        await t.admin.post('/api/admin/tag-types', { name: 'kind' }).expect(201);
+        await t.admin.post('/api/admin/features/b/tags', { type: 'kind', value: 'kk' }).expect(201);
+      },
+    ],
+    // Deleting a tag type deletes its tags: the event names no feature.
+    ['the tag type deleted', () => t.admin.delete('/api/admin/tag-types/kind').expect(204)],
     [
       'a parent added',
       () => t.admin.post(`${url('b')}/dependencies`, { feature: 'p' }).expect(201),
@@ -343,10 +356,43 @@ describe('kept export strategy items', () => {
       const warm = await t.sql.measure(() =>
         t.admin.post(EXPORT, exportBody(environment)).expect(200),
       );
-      expect(warm.statements.filter((sql) => /FROM feature_strategies fs/.test(sql))).toEqual([]);
+      expect(warm.statements.filter((sql) => READS_TABLES.test(sql))).toEqual([]);
       expect(warm.result.text).toBe(fromScratch);
     },
   );
+
+  // Runs follow the names: a change to one feature makes its run stale, and the export after it
+  // keeps that run again and leaves the others as they were.
+  it('keeps a change to one feature in its own run', async () => {
+    const project = 'kept-runs';
+    await insertProjectDirectly(t, project, [DEV]);
+    const names = Array.from({ length: 120 }, (_, i) => `run-${String(i).padStart(3, '0')}`);
+    for (const name of names) await createFeature(t, name, {}, project);
+    const body = { environment: DEV, project };
+    const runsOf = async (): Promise<Map<string, string>> => {
+      const rows: Array<{ first_feature: string; signature: string }> = await t.dataSource.query(
+        `SELECT first_feature, signature FROM export_kept_runs
+          WHERE environment_name = ? AND first_feature LIKE 'run-%'`,
+        [DEV],
+      );
+      return new Map(rows.map((row) => [row.first_feature, row.signature]));
+    };
+    await t.admin.post(EXPORT, body).expect(200);
+    const before = await runsOf();
+    expect(before.size).toBeGreaterThan(1);
+
+    await t.admin.patch(featureUrl('run-077', project), { description: 'changed' }).expect(200);
+    const served = (await t.admin.post(EXPORT, body).expect(200)).text;
+    const after = await runsOf();
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    const changed = [...after].filter(([first, signature]) => before.get(first) !== signature);
+    expect(changed).toHaveLength(1);
+    expect(changed[0][0] <= 'run-077').toBe(true);
+    expect(served).toContain('"description":"changed"');
+    const warm = await t.sql.measure(() => t.admin.post(EXPORT, body).expect(200));
+    expect(warm.statements.filter((sql) => READS_TABLES.test(sql))).toEqual([]);
+    expect(warm.result.text).toBe(served);
+  });
 
   // Exports that keep rows while writes change the strategies (on MySQL each on its own
   // connection): a keep that stored items older than their feature's last change would be served

@@ -69,14 +69,14 @@ async function snapshot(t: TestApp): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   // export_selection and clone_strategy_ids are temporary tables of one export or clone,
   // migrations_lock exists only on a MySQL-compatible server (migration-lock.store.ts), and
-  // feature_list_items and export_strategy_items hold the kept text a list or an export writes
+  // feature_list_items and export_kept_runs hold the kept text a list or an export writes
   // (FeatureListModel, ExportService): none holds data.
   const transient = new Set([
     'export_selection',
     'clone_strategy_ids',
     'migrations_lock',
     'feature_list_items',
-    'export_strategy_items',
+    'export_kept_runs',
   ]);
   for (const table of Object.keys(TABLE_OWNERS).filter((name) => !transient.has(name))) {
     const rows: Array<Record<string, unknown>> = await t.dataSource.query(`SELECT * FROM ${table}`);

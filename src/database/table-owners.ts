@@ -22,7 +22,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   feature_lifecycles: 'features',
   feature_list_items: 'features',
   feature_list_generation: 'features',
-  export_strategy_items: 'features',
+  export_kept_runs: 'features',
   roles: 'auth',
   role_permissions: 'auth',
   api_tokens: 'auth',

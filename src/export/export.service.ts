@@ -7,22 +7,27 @@ import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
 import { ReadSnapshot, ReadSnapshots } from '../database/read-snapshot';
 import { Dialect, dialectOf, jsonStrings } from '../database/sql-dialect';
-import { toNullableNumber, toNumber } from '../database/sql-values';
 import { EnvironmentsStore } from '../environments/environments.store';
 import { EventsService } from '../events/events.service';
 import { DependenciesStore } from '../features/dependencies.store';
 import { FeatureEnvironmentsStore } from '../features/feature-environments.store';
 import { toDependencyDto } from '../features/feature-mappers';
 import { FeatureTagsStore } from '../features/feature-tags.store';
-import { ExportScope, ExportSelection, FeaturesStore } from '../features/features.store';
-import { KeptStrategyItems, StrategiesStore } from '../features/strategies.store';
+import {
+  ExportFeatureItem,
+  ExportScope,
+  ExportSelection,
+  FeaturesStore,
+} from '../features/features.store';
+import { ExportRunsStore, KeptList, KeptRun, KeptRunHead } from '../features/export-runs.store';
+import { StrategiesStore } from '../features/strategies.store';
 import type { StrategyVariant, Variant } from '../features/variant';
 import { BUILT_IN_STICKINESS } from '../features/variant-rules';
 import { ProjectsStore } from '../projects/projects.store';
 import { SegmentsStore } from '../segments/segments.store';
 import { TagTypesStore } from '../tags/tag-types.store';
 import { canonicalScan, JsonPath, PathSink } from './canonical-json';
-import { Names, StrategyKeeper } from './strategy-keeper';
+import { Names, Run, RunKeeper, RunSplitter } from './kept-runs';
 import type { ExportQueryDto } from './dto/export-query.dto';
 import type { ExportDependencyDto, ExportSegmentDto } from './dto/export-result.dto';
 import { SELECTION_TABLE, selectionOf, selectionTableDdl } from './export-selection';
@@ -157,14 +162,13 @@ const LATER_LISTS: ListKey[] = [
  * collects the context fields, segments and tag types the items name. The errors rules.md §6
  * names (unknown environment or project) are found in the snapshot before the first byte.
  *
- * **Kept strategy items.** The strategies, most of the document and of its checking, are also
- * kept per feature and environment once checked (export_strategy_items), with the feature's list
- * stamp and the list generation they were read with: the numbers every change bumps in its own
- * transaction (FeatureListModel.follow). The features' read, first in the snapshot, also says
- * which selected features have no current kept row. None: the export reads the kept rows, already
- * checked, with what they name. Any: it reads and checks the strategies as before, and keeps
- * those features' items once its snapshot has ended (decisions-export.md, "Kept strategy items
- * per feature").
+ * **Kept runs.** The selected features fall into runs of consecutive features (RunSplitter), and
+ * each run's feature environments, strategies and tags, once checked, are kept with a signature
+ * of its features' list stamps and the list generation: the numbers every change bumps in its own
+ * transaction (FeatureListModel.follow). The features' read, first in the snapshot, gives those
+ * numbers. When every run has a kept text with its signature, the three lists are that text, a
+ * row per run; else they are read from their tables and checked as before, and the stale runs are
+ * kept once the snapshot has ended (decisions-export.md, "Kept runs").
  */
 @Injectable()
 export class ExportService implements OnModuleDestroy {
@@ -184,6 +188,7 @@ export class ExportService implements OnModuleDestroy {
     private readonly tagTypes: TagTypesStore,
     private readonly contextFields: ContextFieldsStore,
     private readonly dependencies: DependenciesStore,
+    private readonly keptRuns: ExportRunsStore,
     private readonly events: EventsService,
   ) {
     this.dialect = dialectOf(dataSource);
@@ -236,8 +241,8 @@ export class ExportService implements OnModuleDestroy {
   ): AsyncGenerator<Buffer> {
     progress.started = true;
     const out = new DocumentWriter();
-    let keep: StrategiesToKeep | undefined;
-    const stale = new StaleFeatures();
+    let keep: KeptRun[] = [];
+    const splitter = new RunSplitter();
     let features = 0;
     let failed = false;
     try {
@@ -253,10 +258,10 @@ export class ExportService implements OnModuleDestroy {
       }
       const scope = this.features.exportScope(selection, SELECTION_TABLE);
       out.list('features');
-      for await (const rows of this.features.readForExport(snapshot, scope, environment)) {
-        for (const [item, staleName, stamp, generation] of rows) {
+      for await (const rows of this.features.readForExport(snapshot, scope)) {
+        for (const [item, name, stamp, generation] of rows) {
           out.item(quotedItemJson(item));
-          if (staleName !== null) stale.add(staleName, stamp, generation);
+          splitter.add(name, stamp, generation);
         }
         features += rows.length;
         yield* out.take();
@@ -264,8 +269,7 @@ export class ExportService implements OnModuleDestroy {
       if (features === 0) {
         for (const key of LATER_LISTS) out.list(key);
       } else {
-        const scans = await this.scans(snapshot, features);
-        keep = yield* this.selectedData(snapshot, environment, scope, scans, out, stale);
+        keep = yield* this.selectedData(snapshot, environment, scope, features, splitter.runs, out);
       }
       if (selection.rule === 'names') await snapshot.query(ddl.drop);
     } catch (error) {
@@ -283,21 +287,21 @@ export class ExportService implements OnModuleDestroy {
       environment,
       data: { selection, features },
     });
-    if (keep) await this.keepStrategies(environment, keep);
+    if (keep.length > 0) await this.keepRuns(environment, keep);
     yield* out.end();
   }
 
   /**
-   * Keeps the strategy items an export has checked, for the next export, once its snapshot has
-   * ended. The export has its answer already, so a failure here (a conflict, a feature deleted
-   * meanwhile) costs only the next export's time: it is logged, not thrown.
+   * Keeps the runs an export has checked, for the next export, once its snapshot has ended. The
+   * export has its answer already, so a failure here (a conflict, a feature deleted meanwhile)
+   * costs only the next export's time: it is logged, not thrown.
    */
-  private async keepStrategies(environment: string, keep: StrategiesToKeep): Promise<void> {
+  private async keepRuns(environment: string, runs: KeptRun[]): Promise<void> {
     try {
-      await this.strategies.keepForExport(environment, keep.generation, keep.items);
+      await this.keptRuns.keep(environment, runs);
     } catch (error) {
       this.logger.warn(
-        `Could not keep the export's strategy items of environment ${environment}: ${(error as Error).message}`,
+        `Could not keep the export's runs of environment ${environment}: ${(error as Error).message}`,
       );
     }
   }
@@ -321,55 +325,51 @@ export class ExportService implements OnModuleDestroy {
   }
 
   /**
-   * The selected features' other data: one statement per table, each written as it is read.
-   * Returns the strategy items to keep once the snapshot has ended, if any were stale.
+   * The selected features' other data. When every run of the selection has a current kept text
+   * (`runs`, signed from the features' read, none when it could not be), the feature environments,
+   * strategies and tags are that text, read in three statements of a row per run; else they are
+   * read from their tables, one statement each, every item checked as it is written, and the
+   * stale runs' items gathered, to keep once the snapshot has ended (returned). The definitions and
+   * the dependencies are read from their tables either way.
    */
   private async *selectedData(
     snapshot: ReadSnapshot,
     environment: string,
     scope: ExportScope,
-    scans: Scans,
+    selected: number,
+    runs: Run[] | null,
     out: DocumentWriter,
-    stale: StaleFeatures,
-  ): AsyncGenerator<Buffer, StrategiesToKeep | undefined> {
+  ): AsyncGenerator<Buffer, KeptRun[]> {
     const found = new Definitions();
-    let keep: StrategiesToKeep | undefined;
+    const firsts = runs?.map((run) => run.first) ?? [];
+    const heads = runs ? await this.keptRuns.heads(snapshot, environment, firsts) : [];
+    const stale = runs ? staleRuns(runs, heads) : null;
+    const kept = stale !== null && stale.size === 0;
+    const keeper = runs && stale && !kept ? new RunKeeper(runs, stale) : null;
+    const scans = kept ? NO_SCANS : await this.scans(snapshot, selected);
+
     out.list('featureEnvironments');
-    const environments = this.featureEnvironments.readForExport(
-      snapshot,
-      scope,
-      environment,
-      scans.environments,
-    );
-    for await (const rows of environments) {
-      for (const item of rows) out.item(found.environment(item));
-      yield* out.take();
+    if (kept) {
+      for (const head of heads) found.kept(head.names);
+      yield* this.keptList(snapshot, environment, firsts, 'environments', out);
+    } else {
+      keeper?.start('environments');
+      const rows = this.featureEnvironments.readForExport(
+        snapshot,
+        scope,
+        environment,
+        scans.environments,
+      );
+      yield* this.checkedList(rows, (item) => found.environment(item), found, keeper, out);
     }
 
     out.list('featureStrategies');
-    if (stale.features.length === 0) {
-      for await (const rows of this.strategies.readKeptForExport(snapshot, scope, environment)) {
-        for (const row of rows) {
-          out.item(row.items);
-          found.kept(row.names);
-        }
-        yield* out.take();
-      }
+    if (kept) {
+      yield* this.keptList(snapshot, environment, firsts, 'strategies', out);
     } else {
-      const keeper = stale.generation === null ? null : new StrategyKeeper(stale.features);
-      for await (const rows of this.strategies.readForExport(snapshot, scope, environment)) {
-        for (const row of rows) {
-          found.recording = keeper?.next(row.feature) ?? null;
-          const text = itemJson(row.item, found.strategySinks, found.collectStrategy);
-          out.item(text);
-          keeper?.add(text);
-        }
-        yield* out.take();
-      }
-      found.recording = null;
-      if (keeper && stale.generation !== null) {
-        keep = { generation: stale.generation, items: keeper.done() };
-      }
+      keeper?.start('strategies');
+      const rows = this.strategies.readForExport(snapshot, scope, environment);
+      yield* this.checkedList(rows, (item) => found.strategy(item), found, keeper, out);
     }
 
     // Context fields, segments and tag types are definitions, few whatever the number of
@@ -386,9 +386,12 @@ export class ExportService implements OnModuleDestroy {
     for (const segment of segments) out.item(text(segment));
 
     out.list('featureTags');
-    for await (const rows of this.tags.readForExport(snapshot, scope, scans.tags)) {
-      for (const item of rows) out.item(found.tag(item));
-      yield* out.take();
+    if (kept) {
+      yield* this.keptList(snapshot, environment, firsts, 'tags', out);
+    } else {
+      keeper?.start('tags');
+      const rows = this.tags.readForExport(snapshot, scope, scans.tags);
+      yield* this.checkedList(rows, (item) => found.tag(item), found, keeper, out);
     }
 
     out.list('tagTypes');
@@ -409,45 +412,66 @@ export class ExportService implements OnModuleDestroy {
       yield* out.take();
     }
     if (child) out.item(text(child));
-    return keep;
+    return keeper?.done() ?? [];
   }
+
+  /** One list's kept text of the runs, written as it is: it was checked when it was kept. */
+  private async *keptList(
+    snapshot: ReadSnapshot,
+    environment: string,
+    firsts: string[],
+    list: KeptList,
+    out: DocumentWriter,
+  ): AsyncGenerator<Buffer> {
+    for await (const rows of this.keptRuns.read(snapshot, environment, firsts, list)) {
+      for (const items of rows) out.item(items);
+      yield* out.take();
+    }
+  }
+
+  /**
+   * One list's items from its table, each checked (`check`) as it is written, and handed to the
+   * keeper with what it names when its run is stale.
+   */
+  private async *checkedList(
+    rows: AsyncIterable<ExportFeatureItem[]>,
+    check: (item: string) => string,
+    found: Definitions,
+    keeper: RunKeeper | null,
+    out: DocumentWriter,
+  ): AsyncGenerator<Buffer> {
+    for await (const batch of rows) {
+      for (const [item, feature] of batch) {
+        found.recording = keeper?.next(feature) ?? null;
+        const checked = check(item);
+        out.item(checked);
+        keeper?.add(checked);
+      }
+      yield* out.take();
+    }
+    found.recording = null;
+  }
+}
+
+/** The plans of the reads from the tables when nothing is read from them: none. */
+const NO_SCANS: Scans = { environments: false, tags: false };
+
+/** The first features of the runs that have no kept text, or one whose signature is not theirs. */
+function staleRuns(runs: ReadonlyArray<Run>, heads: ReadonlyArray<KeptRunHead>): Set<string> {
+  const signatures = new Map(heads.map((head) => [head.first, head.signature]));
+  return new Set(
+    runs.filter((run) => signatures.get(run.first) !== run.signature).map((run) => run.first),
+  );
 }
 
 const text = JSON.stringify;
 
 /**
- * How many features' strategy items one export keeps at most (and StrategyKeeper's bytes): what it
- * holds until its snapshot ends. A selection with more stale features is kept over a few exports.
- */
-const KEEP_AT_MOST = 10_000;
-
-/**
- * The selected features whose kept strategy items are missing or not current, as the features'
- * read finds them: the first KEEP_AT_MOST with their stamps (none when all are current), to keep
- * theirs anew.
- */
-class StaleFeatures {
-  readonly features: Array<{ name: string; stamp: number }> = [];
-  generation: number | null = null;
-
-  add(name: string, stamp: unknown, generation: unknown): void {
-    if (this.features.length < KEEP_AT_MOST) this.features.push({ name, stamp: toNumber(stamp) });
-    this.generation = toNullableNumber(generation);
-  }
-}
-
-/** The strategy items an export checked, to keep once its snapshot has ended. */
-interface StrategiesToKeep {
-  generation: number;
-  items: KeptStrategyItems[];
-}
-
-/**
  * What the export collects from its items while it writes them: the context fields that
  * environment variants and strategies name, the strategies' segments and the tags' types. Each
  * list has sinks, for canonicalScan to fill while it checks an item, and a collector, which finds
- * the same values in an item that had to be parsed. While strategies are kept (StrategyKeeper),
- * what an item names also goes to its feature's record, `recording`.
+ * the same values in an item that had to be parsed. While a stale run's items are gathered
+ * (RunKeeper), what an item names also goes to its run's record, `recording`.
  */
 class Definitions {
   readonly contextNames = new Set<string>();
@@ -476,7 +500,7 @@ class Definitions {
     this.stickiness(['variants', null, 'stickiness']),
     { path: ['segments', null], kind: 'integer', take: (id) => this.addSegment(Number(id)) },
   ];
-  readonly tagSinks: PathSink[] = [{ path: ['tagType'], take: (type) => this.tagTypes.add(type) }];
+  readonly tagSinks: PathSink[] = [{ path: ['tagType'], take: (type) => this.addTagType(type) }];
 
   readonly collectEnvironment = (parsed: { variants: Variant[] }): void => {
     for (const variant of parsed.variants) {
@@ -498,15 +522,20 @@ class Definitions {
   };
 
   readonly collectTag = (parsed: { tagType: string }): void => {
-    this.tagTypes.add(parsed.tagType);
+    this.addTagType(parsed.tagType);
   };
 
-  /** What a kept feature's items name (namesText), taken once per distinct text. */
+  /** What a kept run's items name (its names text), taken once per distinct text. */
   kept(names: string): void {
     if (this.keptNames.has(names)) return;
-    const [contextNames, segmentIds] = JSON.parse(names) as [string[], number[]];
+    const [contextNames, segmentIds, tagTypes] = JSON.parse(names) as [
+      string[],
+      number[],
+      string[],
+    ];
     for (const name of contextNames) this.contextNames.add(name);
     for (const id of segmentIds) this.segmentIds.add(id);
+    for (const type of tagTypes) this.tagTypes.add(type);
     if (this.keptNames.size < MAX_KEPT_NAMES) this.keptNames.add(names);
   }
 
@@ -526,22 +555,32 @@ class Definitions {
     this.recording?.segmentIds.add(id);
   }
 
+  private addTagType(type: string): void {
+    this.tagTypes.add(type);
+    this.recording?.tagTypes.add(type);
+  }
+
   /** A feature environment's item as the document's bytes; one without variants needs no scan. */
   environment(item: string): string {
     if (PLAIN_ENVIRONMENT.test(item)) return item;
     return itemJson(item, this.environmentSinks, this.collectEnvironment);
   }
 
+  /** A strategy's item as the document's bytes. */
+  strategy(item: string): string {
+    return itemJson(item, this.strategySinks, this.collectStrategy);
+  }
+
   /** A tag's item as the document's bytes; one with nothing to escape needs no scan. */
   tag(item: string): string {
     const plain = PLAIN_TAG.exec(item);
     if (plain === null) return itemJson(item, this.tagSinks, this.collectTag);
-    this.tagTypes.add(plain[1]);
+    this.addTagType(plain[1]);
     return item;
   }
 }
 
-/** How many distinct kept names texts an export remembers having taken (few, normally). */
+/** How many distinct kept names texts an export remembers having taken. */
 const MAX_KEPT_NAMES = 1024;
 
 // The two lists of small items, about two thirds of an export's items, are mostly text that needs

@@ -16,7 +16,7 @@ import {
 } from '../database/sql-dialect';
 import { parseJson, placeholders, toBoolean } from '../database/sql-values';
 import {
-  ExportItem,
+  ExportFeatureItem,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -162,7 +162,7 @@ export class FeatureEnvironmentsStore {
 
   /**
    * The export's read: the selected features' rows in one environment, by feature (bytes), each
-   * as the text of ExportFeatureEnvironmentDto with the stored variants spliced in. `scan` walks
+   * as the text of ExportFeatureEnvironmentDto with the stored variants spliced in, and its feature. `scan` walks
    * the table in key order instead of looking up each selected feature (withoutSemiJoins).
    */
   readForExport(
@@ -170,7 +170,7 @@ export class FeatureEnvironmentsStore {
     scope: ExportScope,
     environment: string,
     scan = false,
-  ): AsyncIterable<ExportItem[]> {
+  ): AsyncIterable<ExportFeatureItem[]> {
     const dialect = dialectOf(this.dataSource);
     const item = sqlJsonObject(dialect, [
       ['name', sqlJsonString('fe.feature_name')],
@@ -179,10 +179,10 @@ export class FeatureEnvironmentsStore {
       ['enabled', sqlJsonBoolean('fe.enabled = 1')],
       ['variants', sqlStoredJson('fe.variants', '[]')],
     ]);
-    const select = `SELECT ${item} AS item FROM feature_environments fe
+    const select = `SELECT ${item} AS item, fe.feature_name FROM feature_environments fe
         WHERE fe.environment_name = ? AND fe.feature_name IN (${scope.sql})
         ORDER BY fe.feature_name`;
-    return reader.texts(scan ? withoutSemiJoins(dialect, select) : select, [
+    return reader.tuples(scan ? withoutSemiJoins(dialect, select) : select, [
       environment,
       ...scope.params,
     ]);

@@ -46,8 +46,8 @@ export const DOCUMENT_TAIL = ']}';
  * when it had to, it keeps their new text for the next list. So a kept text is never older than
  * what it shows, on one server or on a Galera cluster, whatever runs at the same time.
  *
- * The export keeps each feature's strategy items by the same two numbers (decisions-export.md,
- * "Kept strategy items per feature"), so what bumps them here also retires those.
+ * The export signs its kept runs with the same two numbers (decisions-export.md, "Kept runs"), so
+ * what bumps them here also retires those.
  *
  * What an item carries is decided in docs/decisions-features.md; a field whose value is null or an
  * empty list is left out. The items equal the feature records on those fields (a test compares
@@ -137,9 +137,9 @@ export class FeatureListModel {
 const MAX_STAMPED = 500;
 
 /**
- * Changes that never alter what a list item shows, nor the strategy items the export keeps with
- * the same numbers (FeaturesStore.readForExport): those carry segment ids and context
- * field names, never what a segment or context field holds.
+ * Changes that never alter what a list item shows, nor the lists the export keeps signed with
+ * the same numbers (kept runs, ExportService): those carry segment ids, context field names and
+ * tag type names, never what a segment, context field or tag type holds.
  */
 const OUTSIDE_ITEMS = new Set([
   'api-token-created',

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EnvironmentsStoreModule } from '../environments/environments-store.module';
 import { DependenciesStore } from './dependencies.store';
+import { ExportRunsStore } from './export-runs.store';
 import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureReadModel } from './feature-read.model';
 import { FeatureTagsStore } from './feature-tags.store';
@@ -15,6 +16,7 @@ const STORES = [
   FeatureTagsStore,
   DependenciesStore,
   LifecycleStore,
+  ExportRunsStore,
   FeatureReadModel,
 ];
 

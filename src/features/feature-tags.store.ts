@@ -15,7 +15,12 @@ import {
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { sqlTimestamp } from '../database/sql-values';
 import type { TagDto } from '../tags/dto/tag.dto';
-import { ExportItem, ExportScope, featureNamesSql, FeatureSelection } from './features.store';
+import {
+  ExportFeatureItem,
+  ExportScope,
+  featureNamesSql,
+  FeatureSelection,
+} from './features.store';
 import type { TagRow } from './feature-mappers';
 
 /** A JSON list of tags `{type, value}` as rows (values are at most 50 characters). */
@@ -82,23 +87,23 @@ export class FeatureTagsStore {
 
   /**
    * The export's read: the selected features' tags, by feature, type and value (bytes), each as
-   * the text of ExportFeatureTagDto. `scan` walks the table in key order instead of looking up
+   * the text of ExportFeatureTagDto, with its feature. `scan` walks the table in key order instead of looking up
    * each selected feature (withoutSemiJoins).
    */
   readForExport(
     reader: ReadSnapshot,
     scope: ExportScope,
     scan = false,
-  ): AsyncIterable<ExportItem[]> {
+  ): AsyncIterable<ExportFeatureItem[]> {
     const item = sqlJsonObject(this.dialect, [
       ['featureName', sqlJsonString('ft.feature_name')],
       ['tagType', sqlJsonString('ft.tag_type')],
       ['tagValue', sqlJsonString('ft.tag_value')],
       ['createdByUserId', `COALESCE(CAST(ft.created_by_user_id AS CHAR), 'null')`],
     ]);
-    const select = `SELECT ${item} AS item FROM feature_tags ft
+    const select = `SELECT ${item} AS item, ft.feature_name FROM feature_tags ft
         WHERE ft.feature_name IN (${scope.sql}) ORDER BY ft.feature_name, ft.tag_type, ft.tag_value`;
-    return reader.texts(scan ? withoutSemiJoins(this.dialect, select) : select, scope.params);
+    return reader.tuples(scan ? withoutSemiJoins(this.dialect, select) : select, scope.params);
   }
 
   /**

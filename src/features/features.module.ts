@@ -30,7 +30,7 @@ import { FeatureSearchController } from './feature-search.controller';
 import { FeatureSearchModel } from './feature-search.model';
 import { FeatureListGeneration } from './feature-list-generation.entity';
 import { FeatureListItem } from './feature-list-item.entity';
-import { ExportStrategyItem } from './export-strategy-item.entity';
+import { ExportKeptRun } from './export-kept-run.entity';
 import { FeatureListModel } from './feature-list.model';
 import { FeatureSearchService } from './feature-search.service';
 import { FeatureTypesController } from './feature-types.controller';
@@ -62,7 +62,7 @@ import { VariantsService } from './variants.service';
       FeatureLifecycle,
       FeatureListItem,
       FeatureListGeneration,
-      ExportStrategyItem,
+      ExportKeptRun,
     ]),
     FeatureStoresModule,
     ProjectsModule,

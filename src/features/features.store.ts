@@ -70,13 +70,16 @@ export interface ExportScope {
  */
 export type ExportItem = string;
 
+/** An item of a per-feature export list, with the feature it belongs to (for the kept runs). */
+export type ExportFeatureItem = [item: ExportItem, feature: string];
+
 /**
- * A feature of an export: its item, and, when its kept strategy items in the exported environment
- * are missing or not current, its name, list stamp and the list generation (else nulls).
+ * A feature of an export: its item, its name, its list stamp and the list generation (the same in
+ * every row), from which the export computes the signatures of its kept runs.
  */
 export type ExportFeatureRow = [
   item: ExportItem,
-  stale: string | null,
+  name: string,
   stamp: unknown,
   generation: unknown,
 ];
@@ -229,18 +232,11 @@ export class FeaturesStore {
 
   /**
    * The features an export selects (rules.md §6), in byte order of their names, read as they are
-   * asked for (issue 15: the export does not hold them). Each row also says whether the feature's
-   * kept strategy items in `environment` (export_strategy_items) are current: `stale` is the
-   * feature's name, with its list stamp and the list generation, when it has no row whose
-   * numbers match (written before its last change, or before the generation last moved), and null
-   * when it has one. The check rides on this walk of the selected features, so that it costs no
-   * statement of its own (StrategiesStore.readKeptForExport relies on it).
+   * asked for (issue 15: the export does not hold them), each with its name, its list stamp and
+   * the list generation, which tell the export whether its kept runs are current
+   * (docs/decisions-export.md, "Kept runs").
    */
-  readForExport(
-    reader: ReadSnapshot,
-    scope: ExportScope,
-    environment: string,
-  ): AsyncIterable<ExportFeatureRow[]> {
+  readForExport(reader: ReadSnapshot, scope: ExportScope): AsyncIterable<ExportFeatureRow[]> {
     const item = sqlJsonObject(this.dialect, [
       ['name', sqlJsonString('f.name')],
       ['description', sqlJsonString('f.description')],
@@ -251,16 +247,10 @@ export class FeaturesStore {
       ['archived', sqlJsonBoolean('f.archived_at IS NOT NULL')],
     ]);
     const where = scope.onFeatures ?? { sql: `f.name IN (${scope.sql})`, params: scope.params };
-    const missing = 'k.feature_name IS NULL';
     return reader.tuples<ExportFeatureRow>(
-      `SELECT ${item} AS item, CASE WHEN ${missing} THEN f.name END AS stale,
-          CASE WHEN ${missing} THEN f.list_stamp END AS stamp,
-          CASE WHEN ${missing} THEN ${LIST_GENERATION_SQL} END AS generation
-         FROM features f LEFT JOIN export_strategy_items k
-           ON k.environment_name = ? AND k.feature_name = f.name
-          AND k.stamp = f.list_stamp AND k.generation = ${LIST_GENERATION_SQL}
-        WHERE ${where.sql} ORDER BY f.name`,
-      [environment, ...where.params],
+      `SELECT ${item} AS item, f.name, f.list_stamp, ${LIST_GENERATION_SQL} AS generation
+         FROM features f WHERE ${where.sql} ORDER BY f.name`,
+      where.params,
     );
   }
 

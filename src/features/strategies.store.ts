@@ -6,7 +6,6 @@ import { DataText, dataText, loadValues } from '../database/load-data';
 import {
   dialectOf,
   forUpdate,
-  insertValues,
   jsonRecords,
   sqlConcat,
   sqlJsonBoolean,
@@ -14,12 +13,11 @@ import {
   sqlJsonString,
   sqlStoredJson,
   SqlValue,
-  upsertTail,
 } from '../database/sql-dialect';
 import type { ReadSnapshot } from '../database/read-snapshot';
 import { placeholders, toBoolean, toNullableNumber, toNumber } from '../database/sql-values';
 import {
-  ExportItem,
+  ExportFeatureItem,
   ExportScope,
   FEATURES_OF_PROJECT_SQL,
   featureNamesSql,
@@ -43,52 +41,6 @@ export function segmentIdList(value: unknown): number[] {
   if (value === null || value === undefined) return [];
   const ids = String(value).split(',').map(Number);
   return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
-}
-
-/** A row of the export's strategies: the item's text (ExportItem) and the feature it is of. */
-export interface ExportStrategyRow {
-  feature: string;
-  item: ExportItem;
-}
-
-/** A feature's kept strategy items in one environment, as the export reads them. */
-export interface KeptStrategyRow {
-  /** The items' checked text, joined by commas, in the export's order. */
-  items: string;
-  /** What the items name, as JSON: `[[context field names], [segment ids]]`. */
-  names: string;
-}
-
-/** What an export keeps of one feature's strategies in one environment. */
-export interface KeptStrategyItems extends KeptStrategyRow {
-  name: string;
-  /** The feature's list stamp in the snapshot the items were read in. */
-  stamp: number;
-}
-
-/**
- * The most a statement of keepForExport sends: kept items are a cache, written after the export's
- * answer, so a few more statements cost less than holding one statement of the whole text.
- */
-const KEEP_STATEMENT_BYTES = 1024 * 1024;
-
-/** The kept items in parts of about `maxBytes` of text each (a larger feature is a part alone). */
-function partsOf(kept: ReadonlyArray<KeptStrategyItems>, maxBytes: number): KeptStrategyItems[][] {
-  const parts: KeptStrategyItems[][] = [];
-  let part: KeptStrategyItems[] = [];
-  let bytes = 0;
-  for (const one of kept) {
-    const size = one.items.length + one.names.length;
-    if (part.length > 0 && bytes + size > maxBytes) {
-      parts.push(part);
-      part = [];
-      bytes = 0;
-    }
-    part.push(one);
-    bytes += size;
-  }
-  if (part.length > 0) parts.push(part);
-  return parts;
 }
 
 /** A strategy as the import writes it: JSON columns as text, booleans as 0/1, local segment ids. */
@@ -551,14 +503,14 @@ export class StrategiesStore {
   /**
    * The export's read: the selected features' strategies in one environment, in one statement,
    * by feature (bytes), sortOrder and id (bytes), each as the text of StrategyDto: the stored JSON
-   * columns spliced in, the segment ids ascending from a correlated sub-select (issue 15). Each
-   * row also names its feature, for the items kept after the export (keepForExport).
+   * columns spliced in, the segment ids ascending from a correlated sub-select (issue 15), with its
+   * feature.
    */
   readForExport(
     reader: ReadSnapshot,
     scope: ExportScope,
     environment: string,
-  ): AsyncIterable<ExportStrategyRow[]> {
+  ): AsyncIterable<ExportFeatureItem[]> {
     const dialect = dialectOf(this.dataSource);
     const segments = `(SELECT GROUP_CONCAT(CAST(fss.segment_id AS CHAR) ORDER BY fss.segment_id)
       FROM feature_strategy_segments fss WHERE fss.strategy_id = fs.id)`;
@@ -574,69 +526,12 @@ export class StrategiesStore {
       ['disabled', sqlJsonBoolean('fs.disabled = 1')],
       ['segments', sqlConcat(dialect, [`'['`, `COALESCE(${segments}, '')`, `']'`])],
     ]);
-    return reader.batches(
-      `SELECT fs.feature_name AS feature, ${item} AS item FROM feature_strategies fs
+    return reader.tuples(
+      `SELECT ${item} AS item, fs.feature_name FROM feature_strategies fs
         WHERE fs.environment_name = ? AND fs.feature_name IN (${scope.sql})
         ORDER BY fs.feature_name, fs.sort_order, fs.id`,
       [environment, ...scope.params],
     );
-  }
-
-  /**
-   * The kept strategy items of the selected features in `environment`, by feature: one row per
-   * feature that has strategies there. Only for a snapshot in which the features' read
-   * (FeaturesStore.readForExport) found none of the selected features stale, so that every row
-   * read here is current in it.
-   */
-  readKeptForExport(
-    reader: ReadSnapshot,
-    scope: ExportScope,
-    environment: string,
-  ): AsyncIterable<KeptStrategyRow[]> {
-    return reader.batches(
-      `SELECT k.items, k.names FROM export_strategy_items k
-        WHERE k.environment_name = ? AND k.feature_name IN (${scope.sql}) AND k.items <> ''
-        ORDER BY k.feature_name`,
-      [environment, ...scope.params],
-    );
-  }
-
-  /**
-   * Keeps these features' strategy items in `environment`, with the stamps and the generation
-   * they were read with, in one transaction. A row kept from numbers that have moved on since is
-   * never used (FeaturesStore.readForExport compares them), so an export that raced a change
-   * keeps nothing wrong.
-   */
-  async keepForExport(
-    environment: string,
-    generation: number,
-    kept: ReadonlyArray<KeptStrategyItems>,
-  ): Promise<void> {
-    if (kept.length === 0) return;
-    const dialect = dialectOf(this.dataSource);
-    const columns = ['environment_name', 'feature_name', 'stamp', 'generation', 'items', 'names'];
-    const head = `INSERT INTO export_strategy_items (${columns.join(', ')})`;
-    const tail = upsertTail(dialect, columns.slice(0, 2), columns.slice(2));
-    await this.dataSource.transaction(async (tx) => {
-      if (dialect !== 'sqlite') {
-        const rows = kept.map((k) => [environment, k.name, k.stamp, generation, k.items, k.names]);
-        await insertValues(tx, head, rows, tail, KEEP_STATEMENT_BYTES);
-        return;
-      }
-      const records = jsonRecords(dialect, {
-        name: 'name',
-        stamp: 'int',
-        items: 'text',
-        names: 'text',
-      });
-      for (const part of partsOf(kept, KEEP_STATEMENT_BYTES)) {
-        await tx.query(`${head} SELECT ?, name, stamp, ?, items, names FROM (${records}) ${tail}`, [
-          environment,
-          generation,
-          JSON.stringify(part),
-        ]);
-      }
-    });
   }
 
   /** How many strategies these features have in the environment (one statement). */

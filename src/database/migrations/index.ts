@@ -9,6 +9,7 @@ import { WriteClaims1764300000000 } from './1764300000000-write-claims';
 import { ListIndexes1764400000000 } from './1764400000000-list-indexes';
 import { ListItems1764500000000 } from './1764500000000-list-items';
 import { ExportStrategyItems1764600000000 } from './1764600000000-export-strategy-items';
+import { ExportKeptRuns1764700000000 } from './1764700000000-export-kept-runs';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ListIndexes1764400000000,
   ListItems1764500000000,
   ExportStrategyItems1764600000000,
+  ExportKeptRuns1764700000000,
 ];

@@ -1,0 +1,200 @@
+import { createHash, Hash } from 'node:crypto';
+import { compareBytes } from '../common/byte-order';
+import type { KeptList, KeptRun } from '../features/export-runs.store';
+
+/**
+ * A run ends after a feature whose name's hash has these low bits all set (one in 64 on average),
+ * or once it holds MAX_RUN_FEATURES. The boundaries follow the names, not the positions, so a
+ * feature added or removed changes its own run only.
+ */
+const RUN_END_MASK = 63;
+const MAX_RUN_FEATURES = 256;
+
+/**
+ * Past this many runs (about 128,000 features) an export neither reads nor keeps runs: each run is
+ * a placeholder in two statements, and SQLite takes 32,766 at most.
+ */
+export const MAX_RUNS = 2000;
+
+/** How many bytes of items one export gathers to keep at most: what it holds until the keep. */
+export const KEEP_BYTES = 4 * 1024 * 1024;
+
+/** A run of consecutive selected features: its first and last, and its signature. */
+export interface Run {
+  first: string;
+  last: string;
+  /** SHA-256 of the list generation and each feature's name and list stamp, in order. */
+  signature: string;
+}
+
+/**
+ * Splits the selected features, as the features' read hands them over in byte order, into runs,
+ * and signs each run with the numbers every change bumps (FeatureListModel.follow): a run's kept
+ * text is current exactly when its signature is the one computed now. `runs` is null when there is
+ * no generation to sign with (a missing row reads as NULL) or the selection has more than MAX_RUNS.
+ */
+export class RunSplitter {
+  private readonly done: Run[] = [];
+  private hash: Hash | null = null;
+  private first = '';
+  private last = '';
+  private count = 0;
+  private generation: number | null | undefined;
+  private tooMany = false;
+
+  add(name: string, stamp: unknown, generation: unknown): void {
+    if (this.generation === undefined) {
+      this.generation = generation === null || generation === undefined ? null : Number(generation);
+    }
+    if (this.generation === null || this.tooMany) return;
+    if (this.hash === null) {
+      this.hash = createHash('sha256').update(`${this.generation}\n`);
+      this.first = name;
+      this.count = 0;
+    }
+    // JSON text, so that no name can run into the next one's.
+    this.hash.update(`${JSON.stringify(name)},${Number(stamp)}\n`);
+    this.last = name;
+    this.count += 1;
+    if ((nameHash(name) & RUN_END_MASK) === RUN_END_MASK || this.count === MAX_RUN_FEATURES) {
+      this.close();
+    }
+  }
+
+  get runs(): Run[] | null {
+    this.close();
+    return this.generation === null || this.tooMany ? null : this.done;
+  }
+
+  private close(): void {
+    if (this.hash === null) return;
+    this.done.push({ first: this.first, last: this.last, signature: this.hash.digest('hex') });
+    this.hash = null;
+    if (this.done.length > MAX_RUNS) this.tooMany = true;
+  }
+}
+
+/** FNV-1a over the name's UTF-16 units: cheap, and the same in every process. */
+function nameHash(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The context fields, segments and tag types some items name. */
+export interface Names {
+  contextNames: Set<string>;
+  segmentIds: Set<number>;
+  tagTypes: Set<string>;
+}
+
+/** The names kept with a run, as JSON: `[[context field names], [segment ids], [tag types]]`. */
+function namesText(names: Names): string {
+  return JSON.stringify([[...names.contextNames], [...names.segmentIds], [...names.tagTypes]]);
+}
+
+/** A stale run while the cold export gathers its items. */
+interface Gathering {
+  run: Run;
+  lists: Record<KeptList, string[]>;
+  names: Names;
+  bytes: number;
+}
+
+/**
+ * Gathers the checked items of the stale runs as the cold export writes them, list by list (each
+ * list's rows come by feature, in byte order), for ExportRunsStore.keep. `next` says which run a
+ * row's feature belongs to and hands back where that run records what the item names; `add` takes
+ * the item's text. A run is kept whole or not at all: once the items gathered pass KEEP_BYTES, the
+ * run being gathered and every run after it are dropped (their items let go), so that what the
+ * keeper holds stays about KEEP_BYTES; the first stale run is kept whatever its size. The runs
+ * dropped stay stale, for a later export to keep.
+ */
+export class RunKeeper {
+  private readonly runs: Array<Gathering | null>;
+  private list: KeptList = 'environments';
+  private cursor = 0;
+  private current: Gathering | null = null;
+  private bytes = 0;
+  /** The index of the first run dropped for want of room. */
+  private stoppedAt: number;
+
+  constructor(
+    private readonly all: ReadonlyArray<Run>,
+    stale: ReadonlySet<string>,
+    private readonly maxBytes = KEEP_BYTES,
+  ) {
+    this.runs = all.map((run) =>
+      stale.has(run.first)
+        ? {
+            run,
+            lists: { environments: [], strategies: [], tags: [] },
+            names: { contextNames: new Set(), segmentIds: new Set(), tagTypes: new Set() },
+            bytes: 0,
+          }
+        : null,
+    );
+    this.stoppedAt = all.length;
+  }
+
+  /** The next list's rows are coming. */
+  start(list: KeptList): void {
+    this.list = list;
+    this.cursor = 0;
+    this.current = null;
+  }
+
+  /** Where the names of `feature`'s next item go: its run's record, or nowhere. */
+  next(feature: string): Names | null {
+    const all = this.all;
+    while (this.cursor + 1 < all.length && compareBytes(feature, all[this.cursor + 1].first) >= 0) {
+      this.cursor += 1;
+    }
+    this.current = this.cursor < this.stoppedAt ? this.runs[this.cursor] : null;
+    return this.current?.names ?? null;
+  }
+
+  /** The checked text of the item last announced by `next`. */
+  add(item: string): void {
+    const current = this.current;
+    if (!current) return;
+    current.lists[this.list].push(item);
+    current.bytes += item.length + 1;
+    this.bytes += item.length + 1;
+    if (this.bytes > this.maxBytes) {
+      const earlier = this.runs.slice(0, this.cursor).some((run) => run !== null);
+      this.stopAt(earlier ? this.cursor : this.cursor + 1);
+    }
+  }
+
+  /** The stale runs gathered whole, to keep. */
+  done(): KeptRun[] {
+    const kept: KeptRun[] = [];
+    for (const gathering of this.runs.slice(0, this.stoppedAt)) {
+      if (!gathering) continue;
+      const { run, lists, names } = gathering;
+      kept.push({
+        first: run.first,
+        signature: run.signature,
+        environments: lists.environments.join(','),
+        strategies: lists.strategies.join(','),
+        tags: lists.tags.join(','),
+        names: namesText(names),
+      });
+    }
+    return kept;
+  }
+
+  /** Drops the runs from `index` on, and lets their items go. */
+  private stopAt(index: number): void {
+    for (let i = index; i < this.stoppedAt; i++) {
+      this.bytes -= this.runs[i]?.bytes ?? 0;
+      this.runs[i] = null;
+    }
+    this.stoppedAt = Math.min(this.stoppedAt, index);
+    if (this.cursor >= this.stoppedAt) this.current = null;
+  }
+}
