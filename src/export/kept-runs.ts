@@ -99,7 +99,10 @@ function namesText(names: Names): string {
 /** A stale run while the cold export gathers its items. */
 interface Gathering {
   run: Run;
-  lists: Record<KeptList, string[]>;
+  /** Each list's items, joined once the rows have passed the run. */
+  lists: Record<KeptList, string>;
+  /** The items of the list being read, until then. */
+  items: string[];
   names: Names;
   bytes: number;
 }
@@ -108,7 +111,9 @@ interface Gathering {
  * Gathers the checked items of the stale runs as the cold export writes them, list by list (each
  * list's rows come by feature, in byte order), for ExportRunsStore.keep. `next` says which run a
  * row's feature belongs to and hands back where that run records what the item names; `add` takes
- * the item's text. A run is kept whole or not at all: once the items gathered pass KEEP_BYTES, the
+ * the item's text. Each run's items are joined as soon as the rows have passed it, so that the
+ * items themselves, written into the document already, can be collected young. A run is kept
+ * whole or not at all: once the items gathered pass KEEP_BYTES, the
  * run being gathered and every run after it are dropped (their items let go), so that what the
  * keeper holds stays about KEEP_BYTES; the first stale run is kept whatever its size. The runs
  * dropped stay stale, for a later export to keep.
@@ -131,7 +136,8 @@ export class RunKeeper {
       stale.has(run.first)
         ? {
             run,
-            lists: { environments: [], strategies: [], tags: [] },
+            lists: { environments: '', strategies: '', tags: '' },
+            items: [],
             names: { contextNames: new Set(), segmentIds: new Set(), tagTypes: new Set() },
             bytes: 0,
           }
@@ -142,6 +148,7 @@ export class RunKeeper {
 
   /** The next list's rows are coming. */
   start(list: KeptList): void {
+    this.join();
     this.list = list;
     this.cursor = 0;
     this.current = null;
@@ -150,9 +157,11 @@ export class RunKeeper {
   /** Where the names of `feature`'s next item go: its run's record, or nowhere. */
   next(feature: string): Names | null {
     const all = this.all;
+    const cursor = this.cursor;
     while (this.cursor + 1 < all.length && compareBytes(feature, all[this.cursor + 1].first) >= 0) {
       this.cursor += 1;
     }
+    if (this.cursor !== cursor) this.join();
     this.current = this.cursor < this.stoppedAt ? this.runs[this.cursor] : null;
     return this.current?.names ?? null;
   }
@@ -161,7 +170,7 @@ export class RunKeeper {
   add(item: string): void {
     const current = this.current;
     if (!current) return;
-    current.lists[this.list].push(item);
+    current.items.push(item);
     current.bytes += item.length + 1;
     this.bytes += item.length + 1;
     if (this.bytes > this.maxBytes) {
@@ -172,6 +181,7 @@ export class RunKeeper {
 
   /** The stale runs gathered whole, to keep. */
   done(): KeptRun[] {
+    this.join();
     const kept: KeptRun[] = [];
     for (const gathering of this.runs.slice(0, this.stoppedAt)) {
       if (!gathering) continue;
@@ -179,13 +189,21 @@ export class RunKeeper {
       kept.push({
         first: run.first,
         signature: run.signature,
-        environments: lists.environments.join(','),
-        strategies: lists.strategies.join(','),
-        tags: lists.tags.join(','),
+        environments: lists.environments,
+        strategies: lists.strategies,
+        tags: lists.tags,
         names: namesText(names),
       });
     }
     return kept;
+  }
+
+  /** Joins the items of the run last gathered, in the list being read. */
+  private join(): void {
+    const current = this.current;
+    if (!current || current.items.length === 0) return;
+    current.lists[this.list] = current.items.join(',');
+    current.items = [];
   }
 
   /** Drops the runs from `index` on, and lets their items go. */
