@@ -26,4 +26,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # exec form: node is PID 1's child-free process and receives SIGTERM directly for a graceful stop.
-CMD ["node", "dist/src/main.js"]
+# The young generation capped at 8 MiB a semi-space (docs/decisions-export.md, "The young
+# generation's size").
+CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]

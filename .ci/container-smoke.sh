@@ -13,7 +13,7 @@ cp -r package.json package-lock.json dist node_modules "$work/"
 port=3917
 token='*:*.container-smoke-token-0123456789'
 (cd "$work" && NODE_ENV=production MALLOC_MMAP_THRESHOLD_=131072 PORT=$port \
-  DATABASE_URL="sqlite:$work/data/db.sqlite" INIT_ADMIN_API_TOKENS="$token" LOG_LEVEL=warn exec node dist/src/main.js >"$work/out.log" 2>&1) &
+  DATABASE_URL="sqlite:$work/data/db.sqlite" INIT_ADMIN_API_TOKENS="$token" LOG_LEVEL=warn exec node --max-semi-space-size=8 dist/src/main.js >"$work/out.log" 2>&1) &
 pid=$!
 healthcheck="fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 for _ in $(seq 1 60); do
