@@ -162,4 +162,23 @@ describe('RunKeeper', () => {
       keeper.done().map((run) => [run.first, run.environments, run.strategies, run.tags]),
     ).toEqual([['a', 'ea', 'sa-long', 'tb']]);
   });
+
+  it('bounds each list on its own, so that later lists do not drop what earlier ones kept', () => {
+    const keeper = new RunKeeper(runs, new Set(['a', 'c', 'd']), 8);
+    for (const list of ['environments', 'strategies', 'tags'] as const) {
+      keeper.start(list);
+      feed(keeper, [
+        ['a', `${list[0]}a`],
+        ['c', `${list[0]}c`],
+        ['d', `${list[0]}d`],
+      ]);
+    }
+    // 9 bytes a list, 27 in all: each list passes 8 only at 'd'.
+    expect(
+      keeper.done().map((run) => [run.first, run.environments, run.strategies, run.tags]),
+    ).toEqual([
+      ['a', 'ea', 'sa', 'ta'],
+      ['c', 'ec', 'sc', 'tc'],
+    ]);
+  });
 });

@@ -16,7 +16,10 @@ const MAX_RUN_FEATURES = 256;
  */
 export const MAX_RUNS = 2000;
 
-/** How many bytes of items one export gathers to keep at most: what it holds until the keep. */
+/**
+ * How many bytes of one list's items (feature environments, strategies or tags) one export gathers
+ * to keep at most: what it holds until the keep is at most about three times this.
+ */
 export const KEEP_BYTES = 4 * 1024 * 1024;
 
 /** A run of consecutive selected features: its first and last, and its signature. */
@@ -104,6 +107,7 @@ interface Gathering {
   /** The items of the list being read, until then. */
   items: string[];
   names: Names;
+  /** The bytes of its items in the list being read. */
   bytes: number;
 }
 
@@ -113,16 +117,19 @@ interface Gathering {
  * row's feature belongs to and hands back where that run records what the item names; `add` takes
  * the item's text. Each run's items are joined as soon as the rows have passed it, so that the
  * items themselves, written into the document already, can be collected young. A run is kept
- * whole or not at all: once the items gathered pass KEEP_BYTES, the
- * run being gathered and every run after it are dropped (their items let go), so that what the
- * keeper holds stays about KEEP_BYTES; the first stale run is kept whatever its size. The runs
- * dropped stay stale, for a later export to keep.
+ * whole or not at all: once the items gathered in one list pass KEEP_BYTES, the run being
+ * gathered and every run after it are dropped (their items let go), so that the keeper holds
+ * about KEEP_BYTES a list at most; the first stale run is kept whatever its size. The runs dropped
+ * stay stale, for a later export to keep. The bound is per list so that each export keeps a
+ * list's worth at least: with one bound for the three, the runs that filled it with their
+ * strategies were dropped again by their tags, and a large selection took many exports to keep.
  */
 export class RunKeeper {
   private readonly runs: Array<Gathering | null>;
   private list: KeptList = 'environments';
   private cursor = 0;
   private current: Gathering | null = null;
+  /** The bytes gathered in the list being read. */
   private bytes = 0;
   /** The index of the first run dropped for want of room. */
   private stoppedAt: number;
@@ -152,6 +159,8 @@ export class RunKeeper {
     this.list = list;
     this.cursor = 0;
     this.current = null;
+    this.bytes = 0;
+    for (const gathering of this.runs) if (gathering) gathering.bytes = 0;
   }
 
   /** Where the names of `feature`'s next item go: its run's record, or nowhere. */
