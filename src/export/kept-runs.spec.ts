@@ -76,6 +76,7 @@ describe('RunSplitter', () => {
 });
 
 describe('RunKeeper', () => {
+  const each = (bytes: number) => ({ environments: bytes, strategies: bytes, tags: bytes });
   const runs: Run[] = [
     { first: 'a', last: 'b', signature: 's1' },
     { first: 'c', last: 'c', signature: 's2' },
@@ -139,7 +140,7 @@ describe('RunKeeper', () => {
   });
 
   it('past its bytes, drops the run being gathered and those after it, but not the first', () => {
-    const keeper = new RunKeeper(runs, new Set(['a', 'c', 'd']), 4);
+    const keeper = new RunKeeper(runs, new Set(['a', 'c', 'd']), each(4));
     keeper.start('environments');
     // 'ec' passes the room: 'c' and every run after it are dropped.
     feed(keeper, [
@@ -164,7 +165,7 @@ describe('RunKeeper', () => {
   });
 
   it('bounds each list on its own, so that later lists do not drop what earlier ones kept', () => {
-    const keeper = new RunKeeper(runs, new Set(['a', 'c', 'd']), 8);
+    const keeper = new RunKeeper(runs, new Set(['a', 'c', 'd']), each(8));
     for (const list of ['environments', 'strategies', 'tags'] as const) {
       keeper.start(list);
       feed(keeper, [

@@ -16,11 +16,19 @@ const MAX_RUN_FEATURES = 256;
  */
 export const MAX_RUNS = 2000;
 
+const MiB = 1024 * 1024;
+
 /**
- * How many bytes of one list's items (feature environments, strategies or tags) one export gathers
- * to keep at most: what it holds until the keep is at most about three times this.
+ * How many bytes of each list's items one export gathers to keep at most: what it holds until the
+ * keep. The strategies are most of the text (2.8 of the peer data's 4.0 MB), so they bound how
+ * much one export keeps; the two small lists get less, so that what they gather past the runs
+ * the strategies drop costs little.
  */
-export const KEEP_BYTES = 4 * 1024 * 1024;
+export const KEEP_BYTES: Readonly<Record<KeptList, number>> = {
+  environments: MiB,
+  strategies: 4 * MiB,
+  tags: MiB,
+};
 
 /** A run of consecutive selected features: its first and last, and its signature. */
 export interface Run {
@@ -117,9 +125,9 @@ interface Gathering {
  * row's feature belongs to and hands back where that run records what the item names; `add` takes
  * the item's text. Each run's items are joined as soon as the rows have passed it, so that the
  * items themselves, written into the document already, can be collected young. A run is kept
- * whole or not at all: once the items gathered in one list pass KEEP_BYTES, the run being
- * gathered and every run after it are dropped (their items let go), so that the keeper holds
- * about KEEP_BYTES a list at most; the first stale run is kept whatever its size. The runs dropped
+ * whole or not at all: once the items gathered in one list pass that list's KEEP_BYTES, the run
+ * being gathered and every run after it are dropped (their items let go), so that the keeper
+ * holds about 6 MiB at most; the first stale run is kept whatever its size. The runs dropped
  * stay stale, for a later export to keep. The bound is per list so that each export keeps a
  * list's worth at least: with one bound for the three, the runs that filled it with their
  * strategies were dropped again by their tags, and a large selection took many exports to keep.
@@ -137,7 +145,7 @@ export class RunKeeper {
   constructor(
     private readonly all: ReadonlyArray<Run>,
     stale: ReadonlySet<string>,
-    private readonly maxBytes = KEEP_BYTES,
+    private readonly maxBytes: Readonly<Record<KeptList, number>> = KEEP_BYTES,
   ) {
     this.runs = all.map((run) =>
       stale.has(run.first)
@@ -182,7 +190,7 @@ export class RunKeeper {
     current.items.push(item);
     current.bytes += item.length + 1;
     this.bytes += item.length + 1;
-    if (this.bytes > this.maxBytes) {
+    if (this.bytes > this.maxBytes[this.list]) {
       const earlier = this.runs.slice(0, this.cursor).some((run) => run !== null);
       this.stopAt(earlier ? this.cursor : this.cursor + 1);
     }
