@@ -5,7 +5,7 @@ import type { KeptList, KeptRun } from '../features/export-runs.store';
 /**
  * A run ends after a feature whose name's hash has these low bits all set (one in 64 on average),
  * or once it holds MAX_RUN_FEATURES. The boundaries follow the names, not the positions, so a
- * feature added or removed changes its own run only.
+ * feature added or removed changes its own run, and at most the next, not every run after it.
  */
 const RUN_END_MASK = 63;
 const MAX_RUN_FEATURES = 256;

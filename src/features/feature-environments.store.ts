@@ -162,8 +162,9 @@ export class FeatureEnvironmentsStore {
 
   /**
    * The export's read: the selected features' rows in one environment, by feature (bytes), each
-   * as the text of ExportFeatureEnvironmentDto with the stored variants spliced in, and its feature. `scan` walks
-   * the table in key order instead of looking up each selected feature (withoutSemiJoins).
+   * as the text of ExportFeatureEnvironmentDto with the stored variants spliced in, and its
+   * feature. `scan` walks the table in key order instead of looking up each selected feature
+   * (withoutSemiJoins).
    */
   readForExport(
     reader: ReadSnapshot,

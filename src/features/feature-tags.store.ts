@@ -87,8 +87,8 @@ export class FeatureTagsStore {
 
   /**
    * The export's read: the selected features' tags, by feature, type and value (bytes), each as
-   * the text of ExportFeatureTagDto, with its feature. `scan` walks the table in key order instead of looking up
-   * each selected feature (withoutSemiJoins).
+   * the text of ExportFeatureTagDto, with its feature. `scan` walks the table in key order
+   * instead of looking up each selected feature (withoutSemiJoins).
    */
   readForExport(
     reader: ReadSnapshot,
