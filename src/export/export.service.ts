@@ -353,23 +353,35 @@ export class ExportService implements OnModuleDestroy {
       for (const head of heads) found.kept(head.names);
       yield* this.keptList(snapshot, environment, firsts, 'environments', out);
     } else {
-      keeper?.start('environments');
       const rows = this.featureEnvironments.readForExport(
         snapshot,
         scope,
         environment,
         scans.environments,
       );
-      yield* this.checkedList(rows, (item) => found.environment(item), found, keeper, out);
+      yield* this.checkedList(
+        'environments',
+        rows,
+        (item) => found.environment(item),
+        found,
+        keeper,
+        out,
+      );
     }
 
     out.list('featureStrategies');
     if (kept) {
       yield* this.keptList(snapshot, environment, firsts, 'strategies', out);
     } else {
-      keeper?.start('strategies');
       const rows = this.strategies.readForExport(snapshot, scope, environment);
-      yield* this.checkedList(rows, (item) => found.strategy(item), found, keeper, out);
+      yield* this.checkedList(
+        'strategies',
+        rows,
+        (item) => found.strategy(item),
+        found,
+        keeper,
+        out,
+      );
     }
 
     // Context fields, segments and tag types are definitions, few whatever the number of
@@ -389,9 +401,8 @@ export class ExportService implements OnModuleDestroy {
     if (kept) {
       yield* this.keptList(snapshot, environment, firsts, 'tags', out);
     } else {
-      keeper?.start('tags');
       const rows = this.tags.readForExport(snapshot, scope, scans.tags);
-      yield* this.checkedList(rows, (item) => found.tag(item), found, keeper, out);
+      yield* this.checkedList('tags', rows, (item) => found.tag(item), found, keeper, out);
     }
 
     out.list('tagTypes');
@@ -434,12 +445,14 @@ export class ExportService implements OnModuleDestroy {
    * keeper with what it names when its run is stale.
    */
   private async *checkedList(
+    list: KeptList,
     rows: AsyncIterable<ExportFeatureItem[]>,
     check: (item: string) => string,
     found: Definitions,
     keeper: RunKeeper | null,
     out: DocumentWriter,
   ): AsyncGenerator<Buffer> {
+    keeper?.start(list);
     for await (const batch of rows) {
       for (const [item, feature] of batch) {
         found.recording = keeper?.next(feature) ?? null;

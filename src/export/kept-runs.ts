@@ -30,10 +30,9 @@ export const KEEP_BYTES: Readonly<Record<KeptList, number>> = {
   tags: MiB,
 };
 
-/** A run of consecutive selected features: its first and last, and its signature. */
+/** A run of consecutive selected features: its first, and its signature. */
 export interface Run {
   first: string;
-  last: string;
   /** SHA-256 of the list generation and each feature's name and list stamp, in order. */
   signature: string;
 }
@@ -48,7 +47,6 @@ export class RunSplitter {
   private readonly done: Run[] = [];
   private hash: Hash | null = null;
   private first = '';
-  private last = '';
   private count = 0;
   private generation: number | null | undefined;
   private tooMany = false;
@@ -65,7 +63,6 @@ export class RunSplitter {
     }
     // JSON text, so that no name can run into the next one's.
     this.hash.update(`${JSON.stringify(name)},${Number(stamp)}\n`);
-    this.last = name;
     this.count += 1;
     if ((nameHash(name) & RUN_END_MASK) === RUN_END_MASK || this.count === MAX_RUN_FEATURES) {
       this.close();
@@ -79,7 +76,7 @@ export class RunSplitter {
 
   private close(): void {
     if (this.hash === null) return;
-    this.done.push({ first: this.first, last: this.last, signature: this.hash.digest('hex') });
+    this.done.push({ first: this.first, signature: this.hash.digest('hex') });
     this.hash = null;
     if (this.done.length > MAX_RUNS) this.tooMany = true;
   }

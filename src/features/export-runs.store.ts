@@ -44,15 +44,17 @@ export class ExportRunsStore {
   /** The kept runs among `firsts` in `environment`: key lookups, no text. */
   async heads(reader: ReadSnapshot, environment: string, firsts: string[]): Promise<KeptRunHead[]> {
     if (firsts.length === 0) return [];
-    const rows: Array<[string, string, string]> = [];
-    for await (const batch of reader.tuples<[string, string, string]>(
-      `SELECT k.first_feature, k.signature, k.names FROM export_kept_runs k
-        WHERE k.environment_name = ? AND k.first_feature IN (${placeholders(firsts)})`,
-      [environment, ...firsts],
-    )) {
-      rows.push(...batch);
-    }
-    return rows.map(([first, signature, names]) => ({ first, signature, names }));
+    const rows: Array<{ first_feature: string; signature: string; names: string }> =
+      await reader.query(
+        `SELECT k.first_feature, k.signature, k.names FROM export_kept_runs k
+          WHERE k.environment_name = ? AND k.first_feature IN (${placeholders(firsts)})`,
+        [environment, ...firsts],
+      );
+    return rows.map((row) => ({
+      first: row.first_feature,
+      signature: row.signature,
+      names: row.names,
+    }));
   }
 
   /**
