@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
+import { BytePieces } from '../common/byte-pieces';
 import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
@@ -34,7 +35,7 @@ import { SELECTION_TABLE, selectionOf, selectionTableDdl } from './export-select
 
 export interface ExportFile {
   /**
-   * The document's UTF-8 bytes in pieces of about PIECE_BYTES, built as they are asked for: the
+   * The document's UTF-8 bytes in pieces (BytePieces), built as they are asked for: the
    * same bytes as JSON.stringify of the ExportResultDto (rules.md §6), without holding its string.
    */
   body: AsyncIterable<Buffer>;
@@ -52,9 +53,6 @@ export function exportFileName(environment: string, at: Date): string {
   return `export-${environment}-${stamp}.json`;
 }
 
-/** Large enough that a write is not a syscall per item; the response stream buffers up to 16. */
-const PIECE_BYTES = 64 * 1024;
-
 /** The document's lists, in rules.md §6's order, each written as its rows arrive. */
 type ListKey =
   | 'features'
@@ -67,64 +65,39 @@ type ListKey =
   | 'dependencies';
 
 /**
- * Gathers the document's bytes into pieces of PIECE_BYTES: `list` opens a list, `item` adds one
+ * Gathers the document's bytes into pieces (BytePieces): `list` opens a list, `item` adds one
  * element's JSON, and `take` hands over the pieces filled so far.
- *
- * Each text is encoded into the piece's buffer as it comes, and an item is never split between
- * pieces. A piece built as a string by `+=` was a rope of hundreds of items, which the response
- * flattened, measured (for the chunk's length) and encoded: writing bytes instead took the SQLite
- * export to 0.9 of its time (docs/benchmarks.md, "Figures of 2026-11-29").
  */
 class DocumentWriter {
-  private piece = Buffer.allocUnsafe(PIECE_BYTES);
-  private used = 0;
-  private full: Buffer[] = [];
+  private readonly out = new BytePieces();
   private lists = 0;
   private items = 0;
 
   constructor() {
-    this.write('{');
+    this.out.text('{');
   }
 
   list(key: ListKey): void {
-    this.write(`${this.lists === 0 ? '' : '],'}"${key}":[`);
+    this.out.text(`${this.lists === 0 ? '' : '],'}"${key}":[`);
     this.lists += 1;
     this.items = 0;
   }
 
   item(json: string): void {
-    if (this.items > 0) this.write(',');
-    this.write(json);
+    if (this.items > 0) this.out.text(',');
+    this.out.text(json);
     this.items += 1;
   }
 
   /** The pieces filled so far (none, mostly). */
   take(): Buffer[] {
-    const full = this.full;
-    this.full = [];
-    return full;
+    return this.out.take();
   }
 
   /** The rest of the document. */
   end(): Buffer[] {
-    this.write(']}');
-    this.full.push(this.piece.subarray(0, this.used));
-    return this.take();
-  }
-
-  /** As UTF-8, which is what the response would have encoded the string as. */
-  private write(text: string): void {
-    const room = this.piece.length - this.used;
-    // A UTF-16 unit takes at most 3 bytes; only near the end of a piece is the exact size needed.
-    if (text.length * 3 > room) {
-      const bytes = Buffer.byteLength(text);
-      if (bytes > room) {
-        if (this.used > 0) this.full.push(this.piece.subarray(0, this.used));
-        this.piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, bytes));
-        this.used = 0;
-      }
-    }
-    this.used += this.piece.write(text, this.used);
+    this.out.text(']}');
+    return this.out.end();
   }
 }
 

@@ -1,13 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../events/events.service';
-import {
-  FeatureListModel,
-  KEEP_AT_MOST,
-  listItemsReached,
-  wholeDocument,
-} from './feature-list.model';
-
-const documentOf = (items: string) => Buffer.from(`{"features":[${items}]}`);
+import { FeatureListModel, KEEP_AT_MOST, listItemsReached } from './feature-list.model';
 
 /** A MySQL-family data source whose every statement answers `rows`. */
 function answering(rows: unknown[]): { dataSource: DataSource; sent: string[] } {
@@ -28,60 +21,36 @@ function modelOver(dataSource: DataSource): FeatureListModel {
   return new FeatureListModel(dataSource, { follow: () => undefined } as unknown as EventsService);
 }
 
-describe('wholeDocument: when the list falls back to rows', () => {
-  it('takes the document whose items are shorter than what the server can hand over', () => {
-    const document = documentOf('{"name":"a"}');
-    expect(wholeDocument(document, 13)).toBe(document);
-    expect(wholeDocument(document, 64 * 1024 * 1024)).toBe(document);
-  });
-
-  it('falls back when the items reach the bound (GROUP_CONCAT stopped there, cut short)', () => {
-    expect(wholeDocument(documentOf('{"name":"a"}'), 12)).toBeNull();
-    expect(wholeDocument(documentOf('{"name":"a"},{"na'), 17)).toBeNull();
-  });
-
-  it('falls back when the server answered NULL (a CONCAT past max_allowed_packet)', () => {
-    expect(wholeDocument(null, 16 * 1024 * 1024)).toBeNull();
-    expect(wholeDocument(null, null)).toBeNull();
-  });
-
-  it('takes any document when there is no bound (SQLite)', () => {
-    const document = documentOf('{"name":"a"},{"name":"b"}');
-    expect(wholeDocument(document, null)).toBe(document);
-  });
-});
-
-describe('FeatureListModel.documentOf on MySQL', () => {
-  it('answers null for a document that reached the bound the server reported', async () => {
-    // mysql2 may hand a server variable over as a string.
-    const cut = answering([{ document: documentOf('{"name":"a"},{"na'), max_bytes: '17' }]);
-    await expect(modelOver(cut.dataSource).documentOf('p')).resolves.toBeNull();
-    const nul = answering([{ document: null, max_bytes: 16777216 }]);
-    await expect(modelOver(nul.dataSource).documentOf('p')).resolves.toBeNull();
-  });
-
-  it('answers the bytes as the server sent them when they are whole', async () => {
-    const whole = documentOf('{"name":"a"}');
-    const { dataSource, sent } = answering([{ document: whole, max_bytes: 16776192 }]);
-    await expect(modelOver(dataSource).documentOf('p')).resolves.toBe(whole);
-    // The statement bounds GROUP_CONCAT by max_allowed_packet and reports the bound it used.
-    expect(sent[0]).toMatch(/^SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024/);
-    expect(sent[0]).toContain('AS max_bytes');
-  });
-});
-
 describe('FeatureListModel: keeping what a list wrote', () => {
+  const row = (name: string, missing: string) => ({
+    name,
+    open: Buffer.from(`{"name":"${name}"`),
+    missing,
+  });
+
   it('keeps items only after a list that found some missing, and at most KEEP_AT_MOST at once', async () => {
-    const whole = documentOf('{"name":"a"}');
-    const kept = answering([{ document: whole, max_bytes: 16776192, missing: '0' }]);
-    await modelOver(kept.dataSource).documentOf('p');
+    const kept = answering([row('a', '0'), row('b', '0')]);
+    const items = await modelOver(kept.dataSource).ofProject('p');
+    expect(items.map((item) => [item.name, item.open.toString()])).toEqual([
+      ['a', '{"name":"a"'],
+      ['b', '{"name":"b"'],
+    ]);
     expect(kept.sent).toHaveLength(1);
 
-    const missing = answering([{ document: whole, max_bytes: 16776192, missing: '2' }]);
-    await modelOver(missing.dataSource).documentOf('p');
+    // mysql2 hands the CASE's 0 or 1 over as a string or a number.
+    const missing = answering([row('a', '0'), { ...row('b', '1'), missing: 1 }]);
+    await modelOver(missing.dataSource).ofProject('p');
     expect(missing.sent).toHaveLength(2);
     expect(missing.sent[1]).toMatch(/^INSERT INTO feature_list_items /);
     expect(missing.sent[1]).toContain(`LIMIT ${KEEP_AT_MOST}`);
+  });
+
+  it('reads the rows in name order, which the index (project_id, archived_at, name) gives', async () => {
+    const { dataSource, sent } = answering([]);
+    await modelOver(dataSource).ofProject('p');
+    expect(sent[0]).toMatch(
+      /WHERE f\.project_id = \? AND f\.archived_at IS NULL ORDER BY f\.name$/,
+    );
   });
 });
 

@@ -22,21 +22,13 @@ export interface FeatureListItemBytes {
   open: Buffer;
 }
 
-/** What closes an item that has no people and is nobody's favorite. */
-export const NOBODYS_ITEM_END = ',"favorite":false}';
-
-/** What the list's document is made of around its items, in SQL here and in the service. */
-export const DOCUMENT_HEAD = '{"features":[';
-export const DOCUMENT_TAIL = ']}';
-
 /**
  * The project feature list (`GET /api/admin/projects/:id/features`, issue 15) as JSON bytes built
- * by the database, in one statement: either the whole document as one value (when no listed
- * feature has people, the usual case of a project written by tokens and scripts) or one row per
- * feature holding the item's text, for the service to append the people to. Both are the same
- * item text (a test compares them). Turning ~50,000 rows of six tables into JS objects, then the
- * objects into text, was most of the list's time; the database writes the same text in a
- * fraction of it (docs/decisions-features.md).
+ * by the database, in one statement: one row per feature, in name order, holding the item's text
+ * without its closing brace, for the service to append the people and gather into the response's
+ * pieces. Turning ~50,000 rows of six tables into JS objects, then the objects into text, was most
+ * of the list's time; the database writes the same text in a fraction of it
+ * (docs/decisions-features.md).
  *
  * **Kept items.** The item text is also kept (`feature_list_items`) with the feature's list stamp
  * and the list generation it was written from. A change to what an item shows bumps the stamp of
@@ -58,7 +50,6 @@ export class FeatureListModel {
   private readonly logger = new Logger(FeatureListModel.name);
   private readonly dialect: Dialect;
   private readonly rowsSql: string;
-  private readonly documentSql: string;
   private readonly keepSql: string;
 
   constructor(
@@ -67,7 +58,6 @@ export class FeatureListModel {
   ) {
     this.dialect = dialectOf(dataSource);
     this.rowsSql = rowsSql(this.dialect);
-    this.documentSql = documentSql(this.dialect);
     this.keepSql = keepSql(this.dialect);
     events.follow((tx, changes) => this.follow(tx, changes));
   }
@@ -78,21 +68,6 @@ export class FeatureListModel {
       await this.dataSource.query(this.rowsSql, [projectId]);
     if (rows.some((row) => toNumber(row.missing) > 0)) await this.keep(projectId);
     return rows.map((row) => ({ name: row.name, open: asBytes(row.open) }));
-  }
-
-  /**
-   * The whole `{"features":[…]}` of a project whose features have no people and are nobody's
-   * favorite, or null when the server could not hand it over as one value (MySQL: past
-   * `max_allowed_packet`); the caller then reads the rows.
-   */
-  async documentOf(projectId: string): Promise<Buffer | null> {
-    const [row]: Array<{ document: unknown; max_bytes?: unknown; missing: unknown }> =
-      await this.dataSource.query(this.documentSql, [projectId]);
-    if (row && toNumber(row.missing) > 0) await this.keep(projectId);
-    return wholeDocument(
-      row?.document === null || row?.document === undefined ? null : asBytes(row.document),
-      row?.max_bytes === undefined || row.max_bytes === null ? null : toNumber(row.max_bytes),
-    );
   }
 
   /** The names of the list, for other stores' `IN (...)` (one parameter). */
@@ -209,13 +184,6 @@ export function listItemsReached(changes: readonly EventChange[]): {
  * max_allowed_packet. A document that reaches the bound is not trusted, even when it may be
  * whole by a few bytes: falling back costs one more statement, never a wrong answer.
  */
-export function wholeDocument(document: Buffer | null, maxBytes: number | null): Buffer | null {
-  if (document === null) return null;
-  const items = document.length - DOCUMENT_HEAD.length - DOCUMENT_TAIL.length;
-  if (maxBytes !== null && items >= maxBytes) return null;
-  return document;
-}
-
 function asBytes(value: unknown): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
 }
@@ -241,9 +209,6 @@ function keptOrNewItem(dialect: Dialect): string {
   return `CASE WHEN li.feature_name IS NULL THEN ${itemSql(dialect)} ELSE li.item END`;
 }
 
-/** How many listed items had no kept text: the list then keeps theirs. */
-const MISSING = `SUM(${IS_MISSING}) AS missing`;
-
 /**
  * MySQL cuts GROUP_CONCAT at 1,024 bytes by default (MariaDB at 1 MiB); this hint lifts it for one
  * statement, written right after the statement's first word (MySQL reads it nowhere else).
@@ -252,6 +217,10 @@ function groupConcatHint(dialect: Dialect): string {
   return dialect === 'mysql8' ? '/*+ SET_VAR(group_concat_max_len = 67108864) */ ' : '';
 }
 
+/**
+ * One row per listed feature, by name. The index features(project_id, archived_at, name) gives
+ * that order, so neither database sorts the items (migration 1764800000000).
+ */
 function rowsSql(dialect: Dialect): string {
   return `SELECT ${groupConcatHint(dialect)}f.name, ${bytes(dialect, keptOrNewItem(dialect))} AS open,
       ${IS_MISSING} AS missing
@@ -278,30 +247,6 @@ function keepSql(dialect: Dialect): string {
     SELECT f.name, f.list_stamp, ${LIST_GENERATION_SQL}, ${itemSql(dialect)}
     ${FROM_PROJECT} AND li.feature_name IS NULL ORDER BY f.name LIMIT ${KEEP_AT_MOST}
     ${upsertTail(dialect, ['feature_name'], ['stamp', 'generation', 'item'], { selectHasWhere: true })}`;
-}
-
-function documentSql(dialect: Dialect): string {
-  const item = sqlConcat(dialect, [keptOrNewItem(dialect), `'${NOBODYS_ITEM_END}'`]);
-  if (dialect === 'sqlite') {
-    return `SELECT ${bytes(
-      dialect,
-      `'${DOCUMENT_HEAD}' || COALESCE(GROUP_CONCAT(${item}, ',' ORDER BY f.name), '') || '${DOCUMENT_TAIL}'`,
-    )} AS document, ${MISSING} ${FROM_PROJECT}`;
-  }
-  const document = `${bytes(
-    dialect,
-    sqlConcat(dialect, [
-      `'${DOCUMENT_HEAD}'`,
-      `COALESCE(GROUP_CONCAT(${item} ORDER BY f.name SEPARATOR ','), '')`,
-      `'${DOCUMENT_TAIL}'`,
-    ]),
-  )} AS document, LEAST(@@group_concat_max_len, @@max_allowed_packet) AS max_bytes, ${MISSING}`;
-  // The document as long as the server can send it in one row; past that, wholeDocument sees it
-  // cut. MariaDB takes an expression for the statement's value, MySQL's hint only a constant.
-  return dialect === 'mariadb'
-    ? `SET STATEMENT group_concat_max_len = @@max_allowed_packet - 1024 FOR
-       SELECT ${document} ${FROM_PROJECT}`
-    : `SELECT /*+ SET_VAR(group_concat_max_len = 67107840) */ ${document} ${FROM_PROJECT}`;
 }
 
 /** One item's JSON text without its closing brace, for the feature `f`. */

@@ -12,6 +12,8 @@ export type FeatureType = (typeof FEATURE_TYPES)[number];
 
 /** A project's active features by creation time: the feature search's page (migration 1764200000000). */
 @Index(['projectId', 'archivedAt', 'createdAt'])
+/** A project's active features by name: the project list's order (migration 1764800000000). */
+@Index(['projectId', 'archivedAt', 'name'])
 @Entity('features')
 export class Feature {
   @PrimaryColumn({ type: 'varchar', length: 100 })

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   Body,
   Controller,
@@ -37,8 +38,9 @@ export class FeaturesController {
   @ApiOperation({ summary: 'List the features of a project', operationId: 'listFeatures' })
   @ApiErrors(404)
   async list(@Param('projectId') projectId: string): Promise<StreamableFile> {
-    // The body is JSON bytes already (FeatureListModel); it is sent as it is, not parsed again.
-    return new StreamableFile(await this.features.list(projectId), {
+    // The body is JSON bytes already (FeatureListModel), in pieces; it is sent as it is, not
+    // parsed again.
+    return new StreamableFile(Readable.from(await this.features.list(projectId)), {
       type: 'application/json; charset=utf-8',
     });
   }

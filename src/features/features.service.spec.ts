@@ -7,7 +7,6 @@ import { FeaturesService } from './features.service';
 function serviceWith(options: {
   people?: Map<string, FeaturePeople>;
   favorites?: Set<string>;
-  document: Buffer | null;
   items: Array<{ name: string; open: string }>;
 }) {
   const calls: string[] = [];
@@ -19,10 +18,6 @@ function serviceWith(options: {
   } as unknown as FeaturePeopleService;
   const listModel = {
     namesOfProject: () => ({ list: 'SELECT 1', params: [] }),
-    documentOf: async () => {
-      calls.push('document');
-      return options.document;
-    },
     ofProject: async () => {
       calls.push('rows');
       return options.items.map((item) => ({ name: item.name, open: Buffer.from(item.open) }));
@@ -52,29 +47,28 @@ const items = [
 ];
 
 describe('FeaturesService.list', () => {
-  it('sends the document as the database wrote it when nobody is on the list', async () => {
-    const document = Buffer.from('{"features":[{"name":"a","favorite":false}]}');
-    const { service, calls } = serviceWith({ document, items });
-    await expect(service.list('p')).resolves.toBe(document);
-    expect(calls).toEqual(['people', 'document']);
+  it('closes each item of the rows, in pieces, when nobody is on the list', async () => {
+    const { service, calls } = serviceWith({ items });
+    const pieces = await service.list('p');
+    expect(calls).toEqual(['people', 'rows']);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(
+      '{"features":[{"name":"a","favorite":false},{"name":"b","favorite":false}]}',
+    );
   });
 
-  it('falls back to the rows when the database could not hand the document over', async () => {
-    const { service, calls } = serviceWith({ document: null, items });
-    const body = (await service.list('p')).toString('utf8');
-    expect(calls).toEqual(['people', 'document', 'rows']);
-    expect(body).toBe('{"features":[{"name":"a","favorite":false},{"name":"b","favorite":false}]}');
+  it('answers an empty list for a project without features', async () => {
+    const { service } = serviceWith({ items: [] });
+    expect(Buffer.concat(await service.list('p')).toString('utf8')).toBe('{"features":[]}');
   });
 
-  it('reads the rows and appends the people when a listed feature has any', async () => {
+  it('appends the people and the favorite to the items that have them', async () => {
     const card = { id: 7, name: 'Ada', imageUrl: null };
     const { service, calls } = serviceWith({
       people: new Map([['b', { createdBy: card, collaborators: [card] }]]),
       favorites: new Set(['a']),
-      document: Buffer.from('never sent'),
       items,
     });
-    const body = JSON.parse((await service.list('p')).toString('utf8'));
+    const body = JSON.parse(Buffer.concat(await service.list('p')).toString('utf8'));
     expect(calls).toEqual(['people', 'rows']);
     expect(body).toEqual({
       features: [

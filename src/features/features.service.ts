@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { BytePieces } from '../common/byte-pieces';
 import { isUniqueViolation } from '../common/database-errors';
 import { ConflictError, NameExistsError, NotFoundError, ValidationError } from '../common/errors';
 import { ProjectsService } from '../projects/projects.service';
@@ -14,12 +15,7 @@ import { FeatureEnvironmentsStore } from './feature-environments.store';
 import { FeatureLookup } from './feature-lookup';
 import { parseFeaturePatch } from './feature-patch';
 import { FeatureReadModel } from './feature-read.model';
-import {
-  DOCUMENT_HEAD,
-  DOCUMENT_TAIL,
-  FeatureListModel,
-  NOBODYS_ITEM_END,
-} from './feature-list.model';
+import { FeatureListModel } from './feature-list.model';
 import { LifecycleService } from './lifecycle.service';
 import { EventsService } from '../events/events.service';
 import { currentPrincipal } from '../common/request-context';
@@ -43,31 +39,27 @@ export class FeaturesService {
   ) {}
 
   /**
-   * The project's features that are not archived, by name, as the JSON bytes of `{features}`:
-   * each item is what docs/decisions-features.md says a list carries, built by the database
-   * (FeatureListModel). The people come first: when no listed feature has any and none is the
-   * caller's favorite (a project written by tokens), the database writes the whole document;
-   * otherwise it writes the items and their people are appended here. Three statements either
-   * way, whatever the number of features (four for a signed-in user's favorites).
+   * The project's features that are not archived, by name, as the JSON bytes of `{features}` in
+   * pieces (BytePieces): each item is what docs/decisions-features.md says a list carries, its
+   * text written by the database (FeatureListModel) and closed here with its people and whether it
+   * is the caller's favorite. Three statements, whatever the number of features (four for a
+   * signed-in user's favorites).
    */
-  async list(projectId: string): Promise<Buffer> {
+  async list(projectId: string): Promise<Buffer[]> {
     await this.projects.assertExists(projectId);
     const { people, favorites } = await this.people.of(this.listModel.namesOfProject(projectId));
-    if (people.size === 0 && favorites.size === 0) {
-      const document = await this.listModel.documentOf(projectId);
-      if (document) return document;
-    }
     const items = await this.listModel.ofProject(projectId);
-    const parts: Buffer[] = [Buffer.from(DOCUMENT_HEAD)];
+    const out = new BytePieces();
+    out.text('{"features":[');
     const comma = Buffer.from(',');
-    const nobodys = Buffer.from(NOBODYS_ITEM_END);
+    const nobodys = Buffer.from(',"favorite":false}');
     items.forEach((item, index) => {
-      if (index > 0) parts.push(comma);
-      parts.push(item.open);
+      if (index > 0) out.bytes(comma);
+      out.bytes(item.open);
       const found = people.get(item.name);
       const favorite = favorites.has(item.name);
       if (!found && !favorite) {
-        parts.push(nobodys);
+        out.bytes(nobodys);
         return;
       }
       let end = '';
@@ -75,10 +67,10 @@ export class FeaturesService {
       if (found && found.collaborators.length > 0) {
         end += `,"collaborators":{"users":${JSON.stringify(found.collaborators)}}`;
       }
-      parts.push(Buffer.from(`${end},"favorite":${favorite}}`, 'utf8'));
+      out.text(`${end},"favorite":${favorite}}`);
     });
-    parts.push(Buffer.from(DOCUMENT_TAIL));
-    return Buffer.concat(parts);
+    out.text(']}');
+    return out.end();
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {

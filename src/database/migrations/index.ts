@@ -10,6 +10,7 @@ import { ListIndexes1764400000000 } from './1764400000000-list-indexes';
 import { ListItems1764500000000 } from './1764500000000-list-items';
 import { ExportStrategyItems1764600000000 } from './1764600000000-export-strategy-items';
 import { ExportKeptRuns1764700000000 } from './1764700000000-export-kept-runs';
+import { ListOrderIndex1764800000000 } from './1764800000000-list-order-index';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ListItems1764500000000,
   ExportStrategyItems1764600000000,
   ExportKeptRuns1764700000000,
+  ListOrderIndex1764800000000,
 ];
