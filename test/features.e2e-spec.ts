@@ -208,6 +208,8 @@ describe('features', () => {
         .expect(200);
       const list = await t.admin.get('/api/admin/projects/variants-list/features').expect(200);
       expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+      // Sent in pieces, with the whole body's length.
+      expect(Number(list.headers['content-length'])).toBe(Buffer.byteLength(list.text));
       const [listed] = list.body.features;
       for (const env of listed.environments) {
         expect(Object.keys(env)).toEqual([

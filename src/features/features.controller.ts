@@ -39,9 +39,11 @@ export class FeaturesController {
   @ApiErrors(404)
   async list(@Param('projectId') projectId: string): Promise<StreamableFile> {
     // The body is JSON bytes already (FeatureListModel), in pieces; it is sent as it is, not
-    // parsed again.
-    return new StreamableFile(Readable.from(await this.features.list(projectId)), {
+    // parsed again, with its length (the pieces are all there).
+    const pieces = await this.features.list(projectId);
+    return new StreamableFile(Readable.from(pieces), {
       type: 'application/json; charset=utf-8',
+      length: pieces.reduce((sum, piece) => sum + piece.length, 0),
     });
   }
 
