@@ -177,13 +177,7 @@ export function listItemsReached(changes: readonly EventChange[]): {
   return { all: false, features: [...features].sort() };
 }
 
-/**
- * The document as the database wrote it, or null when it may be cut short: a MySQL-family server
- * stops GROUP_CONCAT at `maxBytes` (the statement's group_concat_max_len, itself bounded by
- * max_allowed_packet) with only a warning, and answers NULL for a CONCAT past
- * max_allowed_packet. A document that reaches the bound is not trusted, even when it may be
- * whole by a few bytes: falling back costs one more statement, never a wrong answer.
- */
+/** An item's bytes as the driver handed them over: a Buffer for the BLOB or BINARY cast. */
 function asBytes(value: unknown): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(String(value), 'utf8');
 }
