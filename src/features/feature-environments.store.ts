@@ -133,9 +133,11 @@ export class FeatureEnvironmentsStore {
   }
 
   /**
-   * The clone's copy (rules.md §4): the rows of the projects' features in `source` (archived ones
-   * too, so that a revived feature keeps its configuration), then a disabled row for each of
-   * their features that the source lacks, as linking a project does.
+   * The clone's copy (rules.md §4): for each feature of the projects (archived ones too, so that a
+   * revived feature keeps its configuration), its row in `source`, or a disabled row where the
+   * source has none, as linking a project does. One statement: the outer join finds the missing
+   * rows in the same pass as the copied ones, where a second statement would look each feature
+   * up again in the target.
    */
   async copyEnvironment(
     tx: EntityManager,
@@ -143,20 +145,13 @@ export class FeatureEnvironmentsStore {
     target: string,
     projectIds: string[],
   ): Promise<void> {
-    const inProjects = `f.project_id IN (${placeholders(projectIds)})`;
     await tx.query(
       `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
-       SELECT fe.feature_name, ?, fe.enabled, fe.variants
-       FROM feature_environments fe JOIN features f ON f.name = fe.feature_name
-       WHERE fe.environment_name = ? AND ${inProjects}`,
+       SELECT f.name, ?, COALESCE(fe.enabled, 0), COALESCE(fe.variants, '[]')
+       FROM features f
+       LEFT JOIN feature_environments fe ON fe.feature_name = f.name AND fe.environment_name = ?
+       WHERE f.project_id IN (${placeholders(projectIds)})`,
       [target, source, ...projectIds],
-    );
-    await tx.query(
-      `INSERT INTO feature_environments (feature_name, environment_name, enabled, variants)
-       SELECT f.name, ?, 0, '[]' FROM features f
-       WHERE ${inProjects} AND NOT EXISTS (
-         SELECT 1 FROM feature_environments fe WHERE fe.feature_name = f.name AND fe.environment_name = ?)`,
-      [target, ...projectIds, target],
     );
   }
 

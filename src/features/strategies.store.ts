@@ -393,11 +393,13 @@ export class StrategiesStore {
          ORDER BY ids.id`,
         [target],
       );
+      // By new id only: the map's primary key gives that order without a sort, and the links of
+      // one strategy land next to each other in any order (a sort on segment id too cost ~10 ms).
       await tx.query(
         `INSERT INTO feature_strategy_segments (strategy_id, segment_id)
          SELECT ids.id, fss.segment_id
          FROM ${CLONE_ID_MAP} ids JOIN feature_strategy_segments fss ON fss.strategy_id = ids.old_id
-         ORDER BY ids.id, fss.segment_id`,
+         ORDER BY ids.id`,
       );
     } catch (error) {
       // Drop the map if the connection still can, and report the copy's own error.
