@@ -30,10 +30,12 @@ export class FeaturePeopleService {
   async of(
     features: string[] | FeatureNamesSql,
   ): Promise<{ people: Map<string, FeaturePeople>; favorites: Set<string> }> {
-    const people = await this.events.people(features);
     const userId = currentPrincipal()?.user?.id;
-    const favorites =
-      userId === undefined ? new Set<string>() : await this.users.favorites(userId, features);
+    // Two independent reads: on MySQL/MariaDB each may take its own pooled connection.
+    const [people, favorites] = await Promise.all([
+      this.events.people(features),
+      userId === undefined ? new Set<string>() : this.users.favorites(userId, features),
+    ]);
     return { people, favorites };
   }
 

@@ -9,7 +9,6 @@ import type { StrategyDto } from './dto/strategy.dto';
 import { FeatureEnvironmentsStore } from './feature-environments.store';
 import {
   groupBy,
-  StrategyCountRow,
   toCurrentLifecycle,
   toDependencyDto,
   toFeatureDto,
@@ -59,34 +58,42 @@ export class FeatureReadModel {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<FeatureDto[]> {
     if ('names' in selection && selection.names.length === 0) return [];
-    const features = await this.featureRows.rows(selection, manager);
-    if (features.length === 0) return [];
-    const environmentRows = await this.featureEnvironments.rows(selection, manager);
-    const orders = new Map(
-      (await this.environments.orders(manager)).map((env, rank) => [env.name, { env, rank }]),
-    );
+    // The reads do not depend on each other. Outside a transaction each may take its own pooled
+    // connection, so on MySQL/MariaDB a feature page waits for the slowest read instead of the sum
+    // of their round trips (they were never one snapshot there: each autocommits). Inside a
+    // transaction they queue on its connection, in its snapshot, as before.
+    const [
+      features,
+      environmentRows,
+      environmentOrders,
+      strategies,
+      counts,
+      tags,
+      dependencies,
+      lifecycles,
+    ] = await Promise.all([
+      this.featureRows.rows(selection, manager),
+      this.featureEnvironments.rows(selection, manager),
+      this.environments.orders(manager),
+      options.strategies ? this.strategyRows.ofFeatures(selection, manager) : undefined,
+      options.strategies ? undefined : this.strategyRows.countsOf(selection, manager),
+      this.tagRows.ofFeatures(selection, manager),
+      this.dependencyRows.around(selection, manager),
+      this.lifecycleRows.ofFeatures(selection, manager),
+    ]);
+    const orders = new Map(environmentOrders.map((env, rank) => [env.name, { env, rank }]));
     let strategiesByEnv: Map<string, StrategyDto[]> | undefined;
-    let countsByEnv: Map<string, StrategyCountRow> | undefined;
-    if (options.strategies) {
+    if (strategies) {
       strategiesByEnv = new Map();
-      for (const { environment, strategy } of await this.strategyRows.ofFeatures(
-        selection,
-        manager,
-      )) {
+      for (const { environment, strategy } of strategies) {
         const key = envKey(strategy.featureName, environment);
         const group = strategiesByEnv.get(key);
         if (group) group.push(strategy);
         else strategiesByEnv.set(key, [strategy]);
       }
-    } else {
-      const counts = await this.strategyRows.countsOf(selection, manager);
-      countsByEnv = new Map(
-        counts.map((row) => [envKey(row.feature_name, row.environment_name), row]),
-      );
     }
-    const tags = await this.tagRows.ofFeatures(selection, manager);
-    const dependencies = await this.dependencyRows.around(selection, manager);
-    const lifecycles = await this.lifecycleRows.ofFeatures(selection, manager);
+    const countsByEnv =
+      counts && new Map(counts.map((row) => [envKey(row.feature_name, row.environment_name), row]));
 
     const envsOf = groupBy(environmentRows, (row) => row.feature_name);
     const tagsOf = groupBy(tags, (row) => row.feature_name);

@@ -74,8 +74,15 @@ export class FeaturesService {
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {
-    await this.lookup.inProject(projectId, name);
-    return this.fullRecord(name);
+    const feature = await this.read.feature(name);
+    // Not in this project (or not at all): the lookup says which 404 applies. The common case
+    // needs no lookup of its own, which would be one more round trip before the reads.
+    if (feature?.project !== projectId) {
+      await this.lookup.inProject(projectId, name);
+      return this.fullRecord(name);
+    }
+    const [filled] = await this.people.fill([feature]);
+    return filled;
   }
 
   /**
