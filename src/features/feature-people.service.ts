@@ -9,6 +9,12 @@ import { FeatureLookup } from './feature-lookup';
 
 const NOBODY: FeaturePeople = { createdBy: null, collaborators: [] };
 
+/** The people of each feature, and which of them the caller marked as a favorite. */
+export interface PeopleOfFeatures {
+  people: Map<string, FeaturePeople>;
+  favorites: Set<string>;
+}
+
 /**
  * The people of features (issue 12): creator and collaborators from the event log, and the
  * caller's favorites. Set-based: one statement for the people of any number of features, and one
@@ -27,9 +33,7 @@ export class FeaturePeopleService {
    * names, or as a sub-select of names (a whole project's list binds one parameter, not
    * thousands).
    */
-  async of(
-    features: string[] | FeatureNamesSql,
-  ): Promise<{ people: Map<string, FeaturePeople>; favorites: Set<string> }> {
+  async of(features: string[] | FeatureNamesSql): Promise<PeopleOfFeatures> {
     const userId = currentPrincipal()?.user?.id;
     // Two independent reads: on MySQL/MariaDB each may take its own pooled connection.
     const [people, favorites] = await Promise.all([
@@ -42,7 +46,11 @@ export class FeaturePeopleService {
   /** The records with `createdBy`, `collaborators` and `favorite` filled in. */
   async fill(features: FeatureDto[]): Promise<FeatureDto[]> {
     if (features.length === 0) return features;
-    const { people, favorites } = await this.of(features.map((feature) => feature.name));
+    return this.filled(features, await this.of(features.map((feature) => feature.name)));
+  }
+
+  /** The same, from what `of` read beforehand (beside the records' own reads, say). */
+  filled(features: FeatureDto[], { people, favorites }: PeopleOfFeatures): FeatureDto[] {
     return features.map((feature) => {
       const { createdBy, collaborators } = people.get(feature.name) ?? NOBODY;
       return {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
 import { currentPrincipal } from '../common/request-context';
 import { SegmentsStore } from '../segments/segments.store';
@@ -38,21 +38,14 @@ export class FeatureSearchService {
     const { names, total } = await this.model.page(filter, currentPrincipal()?.user?.id);
     if (names.length === 0) return { features: [], total };
     const manager = this.dataSource.manager;
-    const records = new Map(
-      (await this.read.features({ names }, { strategies: false }, manager)).map((f) => [f.name, f]),
-    );
-    const links = await this.strategies.segmentIdsOf({ names }, manager);
-    const segmentIds = [...new Set(links.map((link) => link.segmentId))];
-    const segmentNames = new Map(
-      (await this.segments.namesOf(segmentIds, manager)).map((s) => [s.id, s.name]),
-    );
-    const segmentsOf = new Map<string, string[]>();
-    for (const link of links) {
-      const name = segmentNames.get(link.segmentId);
-      if (name === undefined) continue;
-      segmentsOf.set(link.featureName, [...(segmentsOf.get(link.featureName) ?? []), name]);
-    }
-    const { people, favorites } = await this.featurePeople.of(names);
+    // Three independent reads, sent together (each may take its own pooled connection).
+    const [records, segmentsOf, { people, favorites }] = await Promise.all([
+      this.read
+        .features({ names }, { strategies: false }, manager)
+        .then((found) => new Map(found.map((f) => [f.name, f]))),
+      this.segmentNamesOf(names, manager),
+      this.featurePeople.of(names),
+    ]);
     const features = names
       .map((name) => records.get(name))
       // A feature deleted between the two reads is left out rather than shown half.
@@ -66,6 +59,25 @@ export class FeatureSearchService {
         ),
       );
     return { features, total };
+  }
+
+  /** The names of the segments that each feature's strategies use. */
+  private async segmentNamesOf(
+    names: string[],
+    manager: EntityManager,
+  ): Promise<Map<string, string[]>> {
+    const links = await this.strategies.segmentIdsOf({ names }, manager);
+    const segmentIds = [...new Set(links.map((link) => link.segmentId))];
+    const segmentNames = new Map(
+      (await this.segments.namesOf(segmentIds, manager)).map((s) => [s.id, s.name]),
+    );
+    const segmentsOf = new Map<string, string[]>();
+    for (const link of links) {
+      const name = segmentNames.get(link.segmentId);
+      if (name === undefined) continue;
+      segmentsOf.set(link.featureName, [...(segmentsOf.get(link.featureName) ?? []), name]);
+    }
+    return segmentsOf;
   }
 }
 

@@ -74,21 +74,18 @@ export class FeaturesService {
   }
 
   async get(projectId: string, name: string): Promise<FeatureDto> {
-    const feature = await this.read.feature(name);
-    // Not in this project (or not at all): the lookup says which 404 applies. The common case
-    // needs no lookup of its own, which would be one more round trip before the reads.
+    // The record and its people are read together; the record's project settles the path, so
+    // the common case needs no lookup first (one round trip fewer on MySQL/MariaDB).
+    const [feature, people] = await Promise.all([this.read.feature(name), this.people.of([name])]);
     if (feature?.project !== projectId) {
+      // Not in this project, or not at all: the lookup says which 404 applies.
       await this.lookup.inProject(projectId, name);
       return this.fullRecord(name);
     }
-    const [filled] = await this.people.fill([feature]);
+    const [filled] = this.people.filled([feature], people);
     return filled;
   }
 
-  /**
-   * A new feature, with a disabled row in every environment linked to its project and the
-   * lifecycle stage `initial`, in one transaction.
-   */
   /**
    * What create checks of a new feature's name beyond its DTO: that no feature, archived or not,
    * has it. Create calls it, and so does the create form's validate route.
@@ -143,6 +140,10 @@ export class FeaturesService {
     };
   }
 
+  /**
+   * A new feature, with a disabled row in every environment linked to its project and the
+   * lifecycle stage `initial`, in one transaction.
+   */
   async create(projectId: string, dto: CreateFeatureDto): Promise<FeatureDto> {
     await this.projects.assertExists(projectId);
     await this.validateName(dto.name);
