@@ -20,10 +20,10 @@ export interface ReadSnapshot extends SqlReader {
   /** The rows of one statement, in batches, read from the database as they are asked for. */
   batches<T>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
   /**
-   * The same for a statement that selects one text column: its values, without an object per
-   * row (the export's items, written by the database, issue 15).
+   * The values of a statement that selects one large text column (the export's kept runs, issue
+   * 15), one at a time: a batch of them would hold megabytes at once.
    */
-  texts(sql: string, parameters?: unknown[]): AsyncIterable<string[]>;
+  texts(sql: string, parameters?: unknown[]): AsyncIterable<string>;
   /** The same for a statement of a few columns: each row as an array of its values, in order. */
   tuples<T extends unknown[]>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
   /** Ends the snapshot (its transaction, and a SQLite connection of its own). Idempotent. */
@@ -102,7 +102,7 @@ export class ReadSnapshots {
         batches: <T>(sql: string, parameters?: unknown[]) =>
           streamedBatches<T>(held.tx, sql, parameters, 'objects'),
         texts: (sql: string, parameters?: unknown[]) =>
-          streamedBatches<string>(held.tx, sql, parameters, 'first'),
+          oneByOne(streamedBatches<string>(held.tx, sql, parameters, 'first', 1)),
         tuples: <T extends unknown[]>(sql: string, parameters?: unknown[]) =>
           streamedBatches<T>(held.tx, sql, parameters, 'arrays'),
       },
@@ -144,10 +144,10 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
       logger.logQuery(sql, parameters);
       yield* inBatches(db.prepare(sql).iterate(...parameters) as IterableIterator<T>);
     },
-    async *texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
+    async *texts(sql: string, parameters: unknown[] = []): AsyncIterable<string> {
       logger.logQuery(sql, parameters);
       const statement = db.prepare(sql).pluck(true);
-      yield* inBatches(statement.iterate(...parameters) as IterableIterator<string>);
+      yield* oneByOne(inBatches(statement.iterate(...parameters) as IterableIterator<string>, 1));
     },
     async *tuples<T extends unknown[]>(
       sql: string,
@@ -161,14 +161,17 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
 }
 
 /** better-sqlite3 steps the statement as the iterator is pulled: rows are read when asked. */
-async function* inBatches<T>(rows: IterableIterator<T>): AsyncIterable<T[]> {
+async function* inBatches<T>(
+  rows: IterableIterator<T>,
+  rowsPerBatch = BATCH_ROWS,
+): AsyncIterable<T[]> {
   try {
     for (;;) {
       const batch: T[] = [];
       let next = rows.next();
       while (!next.done) {
         batch.push(next.value);
-        if (batch.length === BATCH_ROWS) break;
+        if (batch.length === rowsPerBatch) break;
         next = rows.next();
       }
       if (batch.length > 0) yield batch;
@@ -221,6 +224,11 @@ interface StreamingConnection {
   ): { stream(): Readable };
 }
 
+/** The rows of batches of one row each, as themselves. */
+async function* oneByOne<T>(batches: AsyncIterable<T[]>): AsyncIterable<T> {
+  for await (const [row] of batches) yield row;
+}
+
 /**
  * mysql2's row stream, in batches. Pausing the stream pauses the socket, so rows stay in the
  * server until they are asked for. A reader that stops early leaves rows on the wire, which must
@@ -231,6 +239,7 @@ async function* streamedBatches<T>(
   sql: string,
   parameters: unknown[] | undefined,
   shape: 'objects' | 'arrays' | 'first',
+  rowsPerBatch = BATCH_ROWS,
 ): AsyncIterable<T[]> {
   // The connection itself rather than QueryRunner.stream: a statement of the request traffic
   // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
@@ -257,7 +266,7 @@ async function* streamedBatches<T>(
     for (;;) {
       for (let row = stream.read() as unknown; row !== null; row = stream.read() as unknown) {
         batch.push((shape === 'first' ? (row as unknown[])[0] : row) as T);
-        if (batch.length === BATCH_ROWS) {
+        if (batch.length === rowsPerBatch) {
           yield batch;
           batch = [];
         }
