@@ -181,6 +181,32 @@ describe('export: streamed from the database', () => {
     expect(document.features).toHaveLength(2);
   });
 
+  it('large texts come in batches of about 256 KiB of characters, a larger one alone', async () => {
+    // A warm export reads its kept runs' text this way: 256 rows a batch held a whole list's
+    // text, megabytes, at once. Here one text of 300,000 characters, then ten of 100,000.
+    const sqlite = t.database.url.startsWith('sqlite:');
+    const text = (length: number) =>
+      sqlite ? `substr(hex(zeroblob(${length})), 1, ${length})` : `REPEAT('y', ${length})`;
+    const texts = `WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 11)
+      SELECT CASE WHEN n = 1 THEN ${text(300000)} ELSE ${text(100000)} END AS t FROM c ORDER BY n`;
+    const snapshots = new ReadSnapshots(t.dataSource);
+    try {
+      const snapshot = await snapshots.open();
+      const batches: number[][] = [];
+      for await (const batch of snapshot.texts(texts)) batches.push(batch.map((v) => v.length));
+      await snapshot.close();
+      expect(batches).toEqual([
+        [300000],
+        [100000, 100000, 100000],
+        [100000, 100000, 100000],
+        [100000, 100000, 100000],
+        [100000],
+      ]);
+    } finally {
+      snapshots.close();
+    }
+  });
+
   it('a write made while a body is being read does not show in that body (one snapshot)', async () => {
     const res = await fetch(`${baseUrl}${EXPORT}`, {
       method: 'POST',

@@ -11,6 +11,17 @@ export type SqlReader = Pick<EntityManager, 'query'>;
 const BATCH_ROWS = 256;
 
 /**
+ * Characters of text handed over per batch of `texts` (or one text, when it alone is more): a
+ * batch of BATCH_ROWS kept runs would hold the whole list, megabytes, at once.
+ */
+const BATCH_CHARS = 256 * 1024;
+
+/** How much of a batch's bound a row takes. */
+type Weigh<T> = (row: T) => number;
+const oneRow: Weigh<unknown> = () => 1;
+const textLength: Weigh<string> = (text) => text.length;
+
+/**
  * One consistent snapshot of the database that stays open while its rows are read out lazily,
  * for a reader (the export, issue 15) that writes what it reads as the response asks for it, so
  * memory does not grow with the size of the answer. Only one statement's rows are in flight at
@@ -20,10 +31,10 @@ export interface ReadSnapshot extends SqlReader {
   /** The rows of one statement, in batches, read from the database as they are asked for. */
   batches<T>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
   /**
-   * The values of a statement that selects one large text column (the export's kept runs, issue
-   * 15), one at a time: a batch of them would hold megabytes at once.
+   * The same for a statement that selects one large text column (the export's kept runs, issue
+   * 15): its values, in batches of about BATCH_CHARS characters.
    */
-  texts(sql: string, parameters?: unknown[]): AsyncIterable<string>;
+  texts(sql: string, parameters?: unknown[]): AsyncIterable<string[]>;
   /** The same for a statement of a few columns: each row as an array of its values, in order. */
   tuples<T extends unknown[]>(sql: string, parameters?: unknown[]): AsyncIterable<T[]>;
   /** Ends the snapshot (its transaction, and a SQLite connection of its own). Idempotent. */
@@ -102,7 +113,7 @@ export class ReadSnapshots {
         batches: <T>(sql: string, parameters?: unknown[]) =>
           streamedBatches<T>(held.tx, sql, parameters, 'objects'),
         texts: (sql: string, parameters?: unknown[]) =>
-          oneByOne(streamedBatches<string>(held.tx, sql, parameters, 'first', 1)),
+          streamedBatches<string>(held.tx, sql, parameters, 'first', textLength, BATCH_CHARS),
         tuples: <T extends unknown[]>(sql: string, parameters?: unknown[]) =>
           streamedBatches<T>(held.tx, sql, parameters, 'arrays'),
       },
@@ -144,10 +155,11 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
       logger.logQuery(sql, parameters);
       yield* inBatches(db.prepare(sql).iterate(...parameters) as IterableIterator<T>);
     },
-    async *texts(sql: string, parameters: unknown[] = []): AsyncIterable<string> {
+    async *texts(sql: string, parameters: unknown[] = []): AsyncIterable<string[]> {
       logger.logQuery(sql, parameters);
       const statement = db.prepare(sql).pluck(true);
-      yield* oneByOne(inBatches(statement.iterate(...parameters) as IterableIterator<string>, 1));
+      const rows = statement.iterate(...parameters) as IterableIterator<string>;
+      yield* inBatches(rows, textLength, BATCH_CHARS);
     },
     async *tuples<T extends unknown[]>(
       sql: string,
@@ -163,15 +175,18 @@ function sqliteReader(db: Database.Database, dataSource: DataSource): Omit<ReadS
 /** better-sqlite3 steps the statement as the iterator is pulled: rows are read when asked. */
 async function* inBatches<T>(
   rows: IterableIterator<T>,
-  rowsPerBatch = BATCH_ROWS,
+  weigh: Weigh<T> = oneRow,
+  bound = BATCH_ROWS,
 ): AsyncIterable<T[]> {
   try {
     for (;;) {
       const batch: T[] = [];
+      let weight = 0;
       let next = rows.next();
       while (!next.done) {
         batch.push(next.value);
-        if (batch.length === rowsPerBatch) break;
+        weight += weigh(next.value);
+        if (weight >= bound) break;
         next = rows.next();
       }
       if (batch.length > 0) yield batch;
@@ -224,11 +239,6 @@ interface StreamingConnection {
   ): { stream(): Readable };
 }
 
-/** The rows of batches of one row each, as themselves. */
-async function* oneByOne<T>(batches: AsyncIterable<T[]>): AsyncIterable<T> {
-  for await (const [row] of batches) yield row;
-}
-
 /**
  * mysql2's row stream, in batches. Pausing the stream pauses the socket, so rows stay in the
  * server until they are asked for. A reader that stops early leaves rows on the wire, which must
@@ -239,7 +249,8 @@ async function* streamedBatches<T>(
   sql: string,
   parameters: unknown[] | undefined,
   shape: 'objects' | 'arrays' | 'first',
-  rowsPerBatch = BATCH_ROWS,
+  weigh: Weigh<T> = oneRow,
+  bound = BATCH_ROWS,
 ): AsyncIterable<T[]> {
   // The connection itself rather than QueryRunner.stream: a statement of the request traffic
   // gets a client-side timeout (bounded-waits.ts, 3.5 s), but a streamed statement lasts as long
@@ -263,12 +274,16 @@ async function* streamedBatches<T>(
     // 5,000 flags: Node's CPU about 150 ms with the iterator, 100–125 ms with read()
     // (docs/benchmarks.md, third session of 2026-11-28).
     let batch: T[] = [];
+    let weight = 0;
     for (;;) {
       for (let row = stream.read() as unknown; row !== null; row = stream.read() as unknown) {
-        batch.push((shape === 'first' ? (row as unknown[])[0] : row) as T);
-        if (batch.length === rowsPerBatch) {
+        const value = (shape === 'first' ? (row as unknown[])[0] : row) as T;
+        batch.push(value);
+        weight += weigh(value);
+        if (weight >= bound) {
           yield batch;
           batch = [];
+          weight = 0;
         }
       }
       if (stream.readableEnded) break;

@@ -407,10 +407,11 @@ export class ExportService implements OnModuleDestroy {
     list: KeptList,
     out: DocumentWriter,
   ): AsyncGenerator<Buffer> {
-    // A run's text at a time, its pieces handed on before the next is read: the whole list's
-    // text at once held megabytes per export (10,000 features: +170 MiB over 20 exports).
-    for await (const items of this.keptRuns.read(snapshot, environment, firsts, list)) {
-      out.item(items);
+    // The runs' text in batches of about 256 KiB (ReadSnapshot.texts), each batch's pieces handed
+    // on before the next is read: batches of 256 runs held the whole list's text at once
+    // (10,000 features: +170 MiB over 20 back-to-back exports).
+    for await (const texts of this.keptRuns.read(snapshot, environment, firsts, list)) {
+      for (const items of texts) out.item(items);
       yield* out.take();
     }
   }

@@ -67,7 +67,7 @@ export class ExportRunsStore {
     environment: string,
     firsts: string[],
     list: KeptList,
-  ): AsyncIterable<string> {
+  ): AsyncIterable<string[]> {
     return reader.texts(
       `SELECT k.${list} FROM export_kept_runs k
         WHERE k.environment_name = ? AND k.first_feature IN (${placeholders(firsts)})
