@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ReadSnapshot } from '../database/read-snapshot';
+import { READER_CACHE_SIZE, type ReadSnapshot } from '../database/read-snapshot';
 import { dialectOf, insertValues, upsertTail } from '../database/sql-dialect';
 import { placeholders } from '../database/sql-values';
 
@@ -104,15 +104,25 @@ export class ExportRunsStore {
         await insertValues(tx, head, runs.map(values), tail, KEEP_STATEMENT_BYTES);
         return;
       }
-      // Bound values rather than one JSON parameter: the text is neither escaped into a JSON
-      // string nor parsed out of it again (a cold export of 100,000 features peaked about
-      // 20 MiB lower). An export keeps at most MAX_RUNS (2,000) runs: 14,000 placeholders at
-      // most, below SQLite's 32,766.
-      for (const part of partsOf(runs, KEEP_STATEMENT_BYTES)) {
-        await tx.query(
-          `${head} VALUES ${part.map(() => `(${placeholders(columns)})`).join(', ')} ${tail}`,
-          part.flatMap(values),
-        );
+      // The keep writes megabytes that this connection never reads back (warm exports read them
+      // on the read connections), so it writes them through a page cache as small as theirs:
+      // otherwise they fill the app's 16 MB cache, which a server that has not filled it yet
+      // pays for in memory (docs/decisions-export.md, "Warm exports' memory").
+      const [{ cache_size: appCache }] = await tx.query('PRAGMA cache_size');
+      await tx.query(`PRAGMA cache_size = ${READER_CACHE_SIZE}`);
+      try {
+        // Bound values rather than one JSON parameter: the text is neither escaped into a JSON
+        // string nor parsed out of it again (a cold export of 100,000 features peaked about
+        // 20 MiB lower). An export keeps at most MAX_RUNS (2,000) runs: 14,000 placeholders at
+        // most, below SQLite's 32,766.
+        for (const part of partsOf(runs, KEEP_STATEMENT_BYTES)) {
+          await tx.query(
+            `${head} VALUES ${part.map(() => `(${placeholders(columns)})`).join(', ')} ${tail}`,
+            part.flatMap(values),
+          );
+        }
+      } finally {
+        await tx.query(`PRAGMA cache_size = ${Number(appCache)}`);
       }
     });
   }
