@@ -137,6 +137,7 @@ export class ReadSnapshots {
  * its pages anyway, and up to MAX_IDLE_READERS connections are kept. Measured (docs/benchmarks.md,
  * second session of 2026-12-07): 20 back-to-back exports of the benchmark's data peaked about
  * 10 MiB lower; the peer data's exports took the same time, the 10,000-feature ones 4–11% more.
+ * The export's keep writes through a cache of this size too (ExportRunsStore.keep).
  */
 export const READER_CACHE_SIZE = -2000;
 
