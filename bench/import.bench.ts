@@ -26,6 +26,7 @@
  *   BENCH_ROUNDS        measured rounds, each into the emptied environment then over itself (3)
  *   BENCH_CPU_PROF      a directory: a V8 CPU profile of the whole child process goes there
  *   BENCH_IMPORT_PROF   a directory: a V8 CPU profile of each import request alone goes there
+ *   BENCH_NODE_FLAGS    extra node flags for the child process (e.g. --max-semi-space-size=8)
  *
  * A missed target (a median under 2 s per import) is reported, not failed: the figure depends on
  * the load.
@@ -304,6 +305,7 @@ function runChild(kind: Kind): Promise<Run[]> {
       execArgv: [
         '-r',
         'ts-node/register/transpile-only',
+        ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
         // BENCH_CPU_PROF=dir writes a V8 CPU profile of the run there (for chrome://inspect).
         ...(process.env.BENCH_CPU_PROF
           ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
