@@ -1,6 +1,8 @@
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ReadSnapshots } from '../src/database/read-snapshot';
 import { sqlTimestamp } from '../src/database/sql-values';
+import { EXPORT_PIECES } from '../src/export/export.service';
 import { create, EXPORT, exportOf } from './export-fixtures';
 import { BulkFeatures, bulkFeatureName, insertBulkFeatures } from './fixtures/bulk-features';
 import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
@@ -38,6 +40,51 @@ describe('export: streamed from the database', () => {
     await insertBulkFeatures(query, { ...bulk, project: 'order', prefix: 'order', count: 2 });
   });
   afterAll(() => t.close());
+
+  /** An export's whole body, as bytes. */
+  async function bodyOf(body: object): Promise<Buffer> {
+    const res = await fetch(`${baseUrl}${EXPORT}`, {
+      method: 'POST',
+      headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  /**
+   * An export read by a client that takes its first bytes, then stops reading until `meanwhile`
+   * is done (the server's writes wait for room meanwhile), then reads the rest.
+   */
+  function slowBody<T>(
+    body: object,
+    meanwhile: () => Promise<T>,
+  ): Promise<{ body: Buffer; others: T }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        `${baseUrl}${EXPORT}`,
+        {
+          method: 'POST',
+          headers: { authorization: ADMIN_TOKEN, 'content-type': 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.once('data', (chunk: Buffer) => {
+            chunks.push(chunk);
+            res.pause();
+            meanwhile().then((others) => {
+              res.on('data', (more: Buffer) => chunks.push(more));
+              res.on('end', () => resolve({ body: Buffer.concat(chunks), others }));
+              res.resume();
+            }, reject);
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+  }
 
   it('lists come in UTF-8 byte order, also where a PAD SPACE or UTF-16 order differs', async () => {
     // Tag values written by hand (free text): a tab sorts after "a" in bytes but before it
@@ -141,6 +188,22 @@ describe('export: streamed from the database', () => {
     await create(t, '/api/admin/projects/large/features', { name: 'after-abort' });
     const document = await exportOf(t, { environment: 'development', project: 'large' });
     expect(document.features).toHaveLength(1001);
+  });
+
+  it('a piece goes back to the pool once written: a body held by a slow client stays whole', async () => {
+    const project = { environment: 'development', project: 'large' };
+    const alone = await bodyOf(project);
+    // A client that stops reading holds its body's last pieces in the server's write queue
+    // while three other exports take pieces from the pool; a piece given back before the
+    // socket had written it would then be filled with another body's bytes.
+    const slow = await slowBody(project, () =>
+      Promise.all([bodyOf(project), bodyOf(project), bodyOf(project)]),
+    );
+    expect(slow.others.length).toBe(3);
+    for (const other of slow.others) expect(other.equals(alone)).toBe(true);
+    expect(slow.body.length).toBe(alone.length);
+    expect(slow.body.equals(alone)).toBe(true);
+    expect(EXPORT_PIECES.size).toBeGreaterThan(0);
   });
 
   it('a streamed statement that fails after its first rows ends the read with its error', async () => {

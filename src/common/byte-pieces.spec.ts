@@ -1,4 +1,4 @@
-import { BytePieces, PIECE_BYTES } from './byte-pieces';
+import { BytePieces, PIECE_BYTES, PiecePool } from './byte-pieces';
 
 describe('BytePieces', () => {
   it('gathers text and bytes into pieces of at most PIECE_BYTES, never splitting a write', () => {
@@ -46,5 +46,35 @@ describe('BytePieces', () => {
     expect(first.toString()).toBe('first');
     expect(later.toString()).toBe('later');
     expect(out.end()).toEqual([]);
+  });
+});
+
+describe('PiecePool', () => {
+  it('hands out again the pieces given back, up to its size', () => {
+    const pool = new PiecePool(2);
+    const out = new BytePieces(pool);
+    out.text('x'.repeat(PIECE_BYTES));
+    out.text('y');
+    const [full, last] = [...out.take(), ...out.end()];
+    expect(full.length).toBe(PIECE_BYTES);
+    expect(last.length).toBe(1); // the start of a whole piece
+    pool.give(full);
+    pool.give(last);
+    pool.give(Buffer.allocUnsafe(PIECE_BYTES)); // past the size
+    expect(pool.size).toBe(2);
+    const again = new BytePieces(pool);
+    again.text('z');
+    const [piece] = again.end();
+    expect([full.buffer, last.buffer]).toContain(piece.buffer);
+    expect(piece.toString()).toBe('z');
+    expect(pool.size).toBe(1);
+  });
+
+  it('takes no piece of another size, nor a view that does not start one', () => {
+    const pool = new PiecePool(4);
+    pool.give(Buffer.allocUnsafe(PIECE_BYTES * 2));
+    pool.give(Buffer.allocUnsafe(PIECE_BYTES + 1).subarray(1));
+    pool.give(Buffer.allocUnsafe(PIECE_BYTES).subarray(1));
+    expect(pool.size).toBe(0);
   });
 });

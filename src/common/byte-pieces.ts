@@ -18,9 +18,14 @@ export const PIECE_BYTES = 64 * 1024;
  * 2026-11-29").
  */
 export class BytePieces {
-  private piece = Buffer.allocUnsafe(PIECE_BYTES);
+  private piece: Buffer;
   private used = 0;
   private full: Buffer[] = [];
+
+  /** `pool`: where the pieces of PIECE_BYTES come from, when their sender gives them back. */
+  constructor(private readonly pool?: PiecePool) {
+    this.piece = this.fresh(PIECE_BYTES);
+  }
 
   /** As UTF-8, which is what the response would have encoded the string as. */
   text(text: string): void {
@@ -54,7 +59,44 @@ export class BytePieces {
   private room(length: number): void {
     if (length <= this.piece.length - this.used) return;
     if (this.used > 0) this.full.push(this.piece.subarray(0, this.used));
-    this.piece = Buffer.allocUnsafe(Math.max(PIECE_BYTES, length));
+    this.piece = this.fresh(Math.max(PIECE_BYTES, length));
     this.used = 0;
+  }
+
+  private fresh(length: number): Buffer {
+    return length === PIECE_BYTES && this.pool ? this.pool.take() : Buffer.allocUnsafe(length);
+  }
+}
+
+/**
+ * Pieces of PIECE_BYTES given back by the response once the socket has written them, for the next
+ * body to fill. A piece dropped instead lives until V8's next collection of the young generation,
+ * and so do the bytes malloc gave it: a 10,000-feature export writes megabytes between two such
+ * collections, and the main heap kept the high-water mark of the pieces waiting for one (about
+ * 10 MiB of the 20 back-to-back exports' peak; docs/decisions-export.md, "Warm exports' memory").
+ */
+export class PiecePool {
+  private readonly free: Buffer[] = [];
+
+  /** `max`: the most pieces held while no body needs them. */
+  constructor(private readonly max: number) {}
+
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafe(PIECE_BYTES);
+  }
+
+  /**
+   * `piece` (a piece as BytePieces handed it over, its whole memory or the start of it) is no
+   * longer read by anyone. Pieces of another size, and those past `max`, are left to the GC.
+   */
+  give(piece: Buffer): void {
+    const memory = piece.buffer;
+    if (memory.byteLength !== PIECE_BYTES || piece.byteOffset !== 0) return;
+    if (this.free.length < this.max) this.free.push(Buffer.from(memory, 0, PIECE_BYTES));
+  }
+
+  /** The pieces held (tests). */
+  get size(): number {
+    return this.free.length;
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { compareBytes } from '../common/byte-order';
-import { BytePieces } from '../common/byte-pieces';
+import { BytePieces, PiecePool } from '../common/byte-pieces';
 import type { Constraint } from '../common/constraints/constraint';
 import { NotFoundError } from '../common/errors';
 import { ContextFieldsStore } from '../context-fields/context-fields.store';
@@ -46,7 +46,15 @@ export interface ExportFile {
    * when it ends, fails or is returned, but a generator that never started runs no `finally`.
    */
   close(): Promise<void>;
+  /** Where the sender gives the body's pieces back once written (PiecePool). */
+  pieces: PiecePool;
 }
+
+/**
+ * The pieces the exports' bodies are written into, used again: an export holds a few while the
+ * socket writes them (the response's backpressure), so a few exports at once fit in this many.
+ */
+export const EXPORT_PIECES = new PiecePool(16);
 
 export function exportFileName(environment: string, at: Date): string {
   const stamp = at.toISOString().slice(0, 19).replace('T', '_').replace(/:/g, '-');
@@ -69,7 +77,7 @@ type ListKey =
  * element's JSON, and `take` hands over the pieces filled so far.
  */
 class DocumentWriter {
-  private readonly out = new BytePieces();
+  private readonly out = new BytePieces(EXPORT_PIECES);
   private lists = 0;
   private items = 0;
 
@@ -196,6 +204,7 @@ export class ExportService implements OnModuleDestroy {
       close: async () => {
         if (!progress.started) await snapshot.close();
       },
+      pieces: EXPORT_PIECES,
     };
   }
 
