@@ -38,8 +38,9 @@ export class ExportController {
         this.logger.warn(`The export of ${query.environment} ended early: ${error.message}`),
       );
     } finally {
-      // The read snapshot must end however the response does, also when the client leaves first.
-      await close();
+      // The read snapshot must end however the response does, also when the client leaves
+      // first; the answer is under way or sent, so a failure to end it is not the client's.
+      await close().catch(() => undefined);
     }
   }
 }
