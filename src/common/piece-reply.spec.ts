@@ -1,4 +1,4 @@
-import { get } from 'node:http';
+import { get, IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { FastifyInstance } from 'fastify';
 import { PIECE_BYTES, PiecePool } from './byte-pieces';
@@ -10,12 +10,18 @@ async function serve(
   pool: PiecePool,
   failures: Error[],
   thrown: unknown[],
+  stalledMs?: number,
 ): Promise<{ app: FastifyInstance; url: string }> {
   const app = Fastify();
   app.get('/', async (_request, reply) => {
     try {
-      await sendPieces(reply, pieces(), { 'content-type': 'text/plain' }, pool, (error) =>
-        failures.push(error),
+      await sendPieces(
+        reply,
+        pieces(),
+        { 'content-type': 'text/plain' },
+        pool,
+        (error) => failures.push(error),
+        stalledMs,
       );
     } catch (error) {
       thrown.push(error);
@@ -133,6 +139,49 @@ describe('sendPieces', () => {
         });
       });
       await returned;
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a client that stops reading and keeps its connection is let go after stalledMs', async () => {
+    let ended!: () => void;
+    const returned = new Promise<void>((resolve) => (ended = resolve));
+    const failures: Error[] = [];
+    const { app, url } = await serve(
+      async function* () {
+        try {
+          for (;;) yield piece('a');
+        } finally {
+          ended();
+        }
+      },
+      new PiecePool(8),
+      failures,
+      [],
+      200,
+    );
+    try {
+      const client = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = get(url, (res) => {
+          res.once('data', () => {
+            res.pause();
+            resolve(res);
+          });
+        });
+        req.on('error', reject);
+      });
+      // The server gives up and closes the connection; the client itself never does.
+      await returned;
+      const closed = new Promise<boolean>((resolve) => {
+        client.on('error', () => undefined);
+        client.once('close', () => resolve(!client.complete));
+      });
+      client.resume();
+      expect(await closed).toBe(true);
+      expect(failures.map((error) => error.message)).toEqual([
+        'the client read nothing for 200 ms',
+      ]);
     } finally {
       await app.close();
     }
