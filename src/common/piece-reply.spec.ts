@@ -39,6 +39,20 @@ function piece(fill: string): Buffer {
   return bytes;
 }
 
+/** Pieces without end, and a promise kept once their generator has been returned. */
+function endless(): { pieces: () => AsyncGenerator<Buffer>; returned: Promise<void> } {
+  let ended!: () => void;
+  const returned = new Promise<void>((resolve) => (ended = resolve));
+  async function* pieces(): AsyncGenerator<Buffer> {
+    try {
+      for (;;) yield piece('a');
+    } finally {
+      ended();
+    }
+  }
+  return { pieces, returned };
+}
+
 describe('sendPieces', () => {
   it('sends every piece, then gives each back to the pool once written', async () => {
     const pool = new PiecePool(8);
@@ -111,20 +125,8 @@ describe('sendPieces', () => {
   });
 
   it('a client that leaves ends the pieces (their generator is returned)', async () => {
-    let ended!: () => void;
-    const returned = new Promise<void>((resolve) => (ended = resolve));
-    const { app, url } = await serve(
-      async function* () {
-        try {
-          for (;;) yield piece('a');
-        } finally {
-          ended();
-        }
-      },
-      new PiecePool(8),
-      [],
-      [],
-    );
+    const { pieces, returned } = endless();
+    const { app, url } = await serve(pieces, new PiecePool(8), [], []);
     try {
       // The client closes its connection after the first bytes, while the server waits for room.
       await new Promise<void>((resolve, reject) => {
@@ -145,22 +147,9 @@ describe('sendPieces', () => {
   });
 
   it('a client that stops reading and keeps its connection is let go after stalledMs', async () => {
-    let ended!: () => void;
-    const returned = new Promise<void>((resolve) => (ended = resolve));
+    const { pieces, returned } = endless();
     const failures: Error[] = [];
-    const { app, url } = await serve(
-      async function* () {
-        try {
-          for (;;) yield piece('a');
-        } finally {
-          ended();
-        }
-      },
-      new PiecePool(8),
-      failures,
-      [],
-      200,
-    );
+    const { app, url } = await serve(pieces, new PiecePool(8), failures, [], 200);
     try {
       const client = await new Promise<IncomingMessage>((resolve, reject) => {
         const req = get(url, (res) => {
